@@ -1,0 +1,58 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
+    })
+  })
+}
+
+export interface Started {
+  readonly child: ChildProcess
+  readonly url: string
+  /** Milliseconds from spawn until the health URL answered 200. */
+  readonly readyMs: number
+}
+
+/** Starts a process and waits until `readyPath` answers 200. */
+export async function startServer(command: string, args: string[], env: Record<string, string>, port: number, readyPath: string): Promise<Started> {
+  const started = performance.now()
+  const child = spawn(command, args, { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] })
+  const url = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited with ${child.exitCode}`)
+    try {
+      if ((await fetch(url + readyPath)).ok) return { child, url, readyMs: performance.now() - started }
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  child.kill('SIGKILL')
+  throw new Error(`${command} did not become ready`)
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return
+  const exited = new Promise((r) => child.once('exit', r))
+  child.kill('SIGTERM')
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))])
+  if (child.exitCode === null) child.kill('SIGKILL')
+}
+
+/** Resident set size now and at its peak, in MB, from /proc. */
+export async function memory(pid: number): Promise<{ rssMb: number; peakRssMb: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8')
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
+  return { rssMb: kb('VmRSS') / 1024, peakRssMb: kb('VmHWM') / 1024 }
+}
+
+export function run(command: string, args: string[], env: Record<string, string> = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] })
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))))
+  })
+}

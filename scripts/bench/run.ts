@@ -1,0 +1,76 @@
+/**
+ * npm run bench: builds, seeds a temporary data directory with the sample department, starts the
+ * service and a bare Fastify hello-world, and drives both with autocannon in the same run, so every
+ * figure has a baseline from the same machine and moment. The catalog reads run with CACHE=off; the
+ * cached reads on a second start with the cache on. Results go to stdout and bench-results/.
+ *
+ * BENCH_DURATION (seconds per scenario, default 10) and BENCH_CONNECTIONS (default 10) tune the load.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { cpus, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { signingKeys } from '../../src/auth/keys.js'
+import { signIdToken, userIdForEmail } from '../../src/auth/tokens.js'
+import { loadConfig } from '../../src/config.js'
+import { cacheScenarios } from './cache.js'
+import { load, type LoadOptions, type LoadResult } from './load.js'
+import { freePort, memory, run, startServer, stop } from './processes.js'
+import { report } from './report.js'
+import { catalogScenarios, type Scenario } from './scenarios.js'
+
+const options: LoadOptions = {
+  durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
+}
+
+async function main(): Promise<void> {
+  await run('npm', ['run', 'build', '--silent'])
+  const dataDir = await mkdtemp(join(tmpdir(), 'adks-bench-'))
+  // The load comes from one user: at the default 1000 requests a minute, nearly every answer would be a 429.
+  const env = { DATA_DIR: dataDir, NODE_ENV: 'production', JWT_SECRET: `bench-${Date.now()}-secret-value-0123456789abcdef`, LOG_LEVEL: 'warn', RATE_LIMIT_USER: '1000000000' }
+  try {
+    await run('node', ['dist/scripts/seed.js'], env)
+
+    const bare = await startServer('node', ['--import', 'tsx', 'scripts/bench/bare-server.ts'], {}, await freePort(), '/')
+    const baseline = await load('bare Fastify: GET /', `${bare.url}/`, {}, options)
+    await stop(bare.child)
+
+    // The token's issuer and audience name the port, so each start gets its own.
+    const auth = async (port: number) => {
+      const config = loadConfig({ ...env, PORT: String(port) })
+      const token = signIdToken(await signingKeys(config), config, { sub: userIdForEmail('bench@dept.example.edu'), email: 'bench@dept.example.edu', role_grant: 'admin' })
+      return { authorization: `Bearer ${token}` }
+    }
+    const results: (LoadResult & { target?: number })[] = []
+    const measure = async (scenarios: Scenario[]) => {
+      for (const scenario of scenarios) {
+        const result = await load(scenario.name, scenario.url, scenario.headers, options)
+        results.push(scenario.target === undefined ? result : { ...result, target: scenario.target })
+      }
+    }
+    const port = await freePort()
+    const service = await startServer('node', ['dist/src/server.js'], { ...env, CACHE: 'off' }, port, '/ready')
+    await measure(await catalogScenarios(service.url, await auth(port)))
+    const mem = await memory(service.child.pid!)
+    await stop(service.child)
+
+    const cachedPort = await freePort()
+    const cached = await startServer('node', ['dist/src/server.js'], env, cachedPort, '/ready')
+    await measure(await cacheScenarios(cached.url, await auth(cachedPort)))
+    await stop(cached.child)
+
+    const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`
+    const text = report({ machine, options, baseline, results, readyMs: service.readyMs, ...mem })
+    console.log(text)
+    await mkdir('bench-results', { recursive: true })
+    await writeFile('bench-results/latest.md', text)
+    await writeFile('bench-results/latest.json', JSON.stringify({ machine, options, baseline, results, readyMs: service.readyMs, ...mem }, null, 2))
+  } finally {
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})

@@ -1,0 +1,168 @@
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
+import type { Redis } from 'ioredis'
+import type { DestinationStream } from 'pino'
+import type { ApiKeyService } from './auth/api-keys/service.js'
+import type { UsageLog } from './auth/api-keys/usage.js'
+import type { OneTimeClaims } from './auth/one-time.js'
+import { authPlugin } from './auth/plugin.js'
+import type { ResponseCache } from './cache/response-cache.js'
+import type { Revocations } from './auth/revocations.js'
+import type { UserService } from './auth/users.js'
+import type { Config } from './config.js'
+import { installJsonBodies } from './http/bodies.js'
+import { auditPlugin } from './http/audit.js'
+import { docsPlugin } from './http/docs.js'
+import { responseCachePlugin } from './http/cache.js'
+import { ErrorBody, errorsPlugin, frameworkErrors } from './http/errors.js'
+import { idPathRewriter } from './http/ids.js'
+import { loggerOptions, requestId } from './http/logging.js'
+import { rateLimitPlugin } from './http/rate-limit.js'
+import { lazySerializers } from './http/lazy-compile.js'
+import { installValidation } from './http/validation.js'
+import type { AuditLog } from './privacy/audit-log.js'
+import type { Enrollments } from './privacy/enrollments.js'
+import type { People } from './privacy/relations.js'
+import type { ProtectedAccess } from './privacy/student-access.js'
+import type { RecordService } from './records/service.js'
+import { auditRoutes } from './routes/admin/audit.js'
+import { cacheAdminRoutes } from './routes/admin/cache.js'
+import { apiKeyRoutes } from './routes/auth/api-keys.js'
+import { meRoutes } from './routes/auth/me.js'
+import { sessionRoutes } from './routes/auth/session.js'
+import { samlRoutes } from './routes/auth/saml.js'
+import { tokenRoutes } from './routes/auth/token.js'
+import { healthRoutes } from './routes/health.js'
+import { enrollmentRoutes } from './routes/enrollments/index.js'
+import { facultyOptionRoutes } from './routes/people/faculty-options.js'
+import { recordRoutes } from './routes/records/index.js'
+import { schemaRoutes } from './routes/schemas/index.js'
+import { searchRoutes } from './routes/search/index.js'
+import { studentRoutes } from './routes/students/index.js'
+import { compileSchema, type CompiledSchema } from './schema/index.js'
+import type { SearchService } from './search/service.js'
+import { createServices } from './services.js'
+import type { Store } from './store/port.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config
+    schema: CompiledSchema
+    store: Store
+    records: RecordService
+    users: UserService
+    revocations: Revocations
+    apiKeys: ApiKeyService
+    usageLog: UsageLog
+    people: People
+    auditLog: AuditLog
+    enrollments: Enrollments
+    protectedAccess: ProtectedAccess
+    /** The request-path Redis client (fails fast), or null when REDIS_URL is not set. */
+    redis: Redis | null
+    /** Once-only claims shared by every instance (Redis when configured, else the store). */
+    oneTime: OneTimeClaims
+    responseCache: ResponseCache
+    searchService: SearchService
+    /** Named checks /ready runs; each resolves to the adapter in use or throws. */
+    readinessProbes: Map<string, () => Promise<string>>
+  }
+}
+
+export interface AppOptions {
+  /** Where log lines go (tests capture them); standard output by default. */
+  readonly logStream?: DestinationStream
+  /** An already open store to use instead of opening the configured one; the caller closes it. */
+  readonly store?: Store
+  /**
+   * Registered after the cross-cutting plugins and before the routes, so their hooks see every route
+   * and any route they add meets the same access checks (tests watch and extend the route table this way).
+   */
+  readonly plugins?: readonly FastifyPluginAsync[]
+}
+
+const tags = [
+  { name: 'People', description: 'Faculty, staff and students' },
+  { name: 'Courses', description: 'Courses and their sections' },
+  { name: 'Degrees', description: 'Degrees, programs and their requirements' },
+  { name: 'Research', description: 'Labs, research centers and shared resources' },
+  { name: 'Search', description: 'Ranked search over people, courses and labs' },
+  { name: 'Publications', description: 'Publications of department members' },
+  { name: 'Student records', description: 'Enrollments, transcripts and rosters: protected, and every access audited' },
+  { name: 'Auth', description: 'Sign-in, the current user and permissions' },
+  { name: 'API keys', description: 'Keys for programmatic read access to the catalog' },
+  { name: 'Administration', description: 'Groups and users' },
+  { name: 'Schemas', description: 'The class schema as JSON Schema, for form generators' },
+  { name: 'Operations', description: 'Health and readiness' },
+]
+
+/**
+ * Builds the service: infrastructure first (schema, store, services), then the cross-cutting plugins
+ * (validation, documentation, sign-in, rate limits, errors), then the routes. Tests build it in-process.
+ */
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const schema = await compileSchema(config.schemaDir)
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel, options.logStream),
+    genReqId: requestId,
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    rewriteUrl: idPathRewriter(new Set(schema.collections.flatMap((c) => c.classes))),
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    frameworkErrors,
+    return503OnClosing: true,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
+    pluginTimeout: 30_000,
+    routerOptions: { maxParamLength: 300 },
+  })
+  const services = await createServices(config, schema, app.log, options.store)
+  app.decorate('config', config)
+  app.decorate('schema', schema)
+  app.decorate('store', services.store)
+  app.decorate('records', services.records)
+  app.decorate('users', services.users)
+  app.decorate('revocations', services.revocations)
+  app.decorate('apiKeys', services.apiKeys)
+  app.decorate('usageLog', services.usage)
+  app.decorate('people', services.people)
+  app.decorate('auditLog', services.auditLog)
+  app.decorate('enrollments', services.enrollments)
+  app.decorate('protectedAccess', services.protectedAccess)
+  app.decorate('redis', services.redis)
+  app.decorate('oneTime', services.oneTime)
+  app.decorate('responseCache', services.cache)
+  app.decorate('searchService', services.search)
+  const probes = new Map<string, () => Promise<string>>([['store', async () => { await services.store.ping(); return services.store.kind }]])
+  const redis = services.redis
+  if (redis) probes.set('redis', async () => { await redis.ping(); return 'redis' })
+  app.decorate('readinessProbes', probes)
+  app.addHook('onClose', () => services.close())
+  app.addHook('onRequest', async (request, reply) => { reply.header('x-request-id', request.id) })
+
+  installJsonBodies(app)
+  installValidation(app)
+  app.addSchema(ErrorBody)
+  await app.register(docsPlugin, { publicUrl: config.publicUrl, tags })
+  await app.register(authPlugin, { config, ...services })
+  await app.register(rateLimitPlugin, { limits: config.rateLimits, ...(redis ? { redis } : {}) })
+  await app.register(responseCachePlugin, { cache: services.cache, schema })
+  await app.register(errorsPlugin)
+  await app.register(auditPlugin, { log: services.auditLog })
+  for (const plugin of options.plugins ?? []) await app.register(plugin)
+
+  await app.register(healthRoutes)
+  await app.register(meRoutes)
+  await app.register(sessionRoutes)
+  await app.register(apiKeyRoutes)
+  await app.register(samlRoutes, { signIn: services.samlSignIn, customTokens: services.customTokens })
+  await app.register(tokenRoutes, { customTokens: services.customTokens })
+  await app.register(schemaRoutes)
+  await app.register(facultyOptionRoutes)
+  await app.register(recordRoutes)
+  await app.register(studentRoutes)
+  await app.register(enrollmentRoutes)
+  await app.register(auditRoutes)
+  await app.register(cacheAdminRoutes)
+  await app.register(searchRoutes)
+  return app
+}

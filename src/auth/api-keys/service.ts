@@ -1,0 +1,125 @@
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../errors.js'
+import type { ApiRecord, RecordService } from '../../records/service.js'
+import type { Store } from '../../store/port.js'
+import type { Permission } from '../permissions.js'
+import type { UserRecord, UserService } from '../users.js'
+import { digest, displayPrefix, generateKey, sameDigest, wellFormed } from './format.js'
+import { usageCollection, type UsageEntry } from './usage.js'
+
+export interface ApiKeyRecord extends ApiRecord {
+  name: string
+  owner: string
+  prefix: string
+  key_hash: string
+  permissions: Permission[]
+  expires_at: string
+  revoked_at?: string
+  last_used_at?: string
+}
+
+export type KeyStatus = 'active' | 'expired' | 'revoked'
+
+/** Derived, never stored: revoked wins over expired. */
+export function statusOf(key: ApiKeyRecord, now = new Date()): KeyStatus {
+  if (key.revoked_at) return 'revoked'
+  return Date.parse(key.expires_at) <= now.getTime() ? 'expired' : 'active'
+}
+
+/** A key as its owner sees it: never the digest, and the key itself only in the creation answer. */
+export function present(key: ApiKeyRecord, now = new Date()) {
+  return {
+    id: key._id,
+    name: key.name,
+    prefix: key.prefix,
+    permissions: key.permissions,
+    expiration: key.expires_at,
+    status: statusOf(key, now),
+    createdAt: key._created_at,
+    lastUsedAt: key.last_used_at ?? null,
+    owner: key.owner,
+  }
+}
+
+export interface Caller {
+  readonly userId: string
+  readonly role: string
+  readonly permissions: ReadonlySet<Permission>
+}
+
+const invalid = () => new UnauthorizedError('Invalid API key')
+
+export class ApiKeyService {
+  constructor(
+    private readonly store: Store,
+    private readonly records: RecordService,
+    private readonly users: UserService,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private get keys() {
+    return this.store.collection<ApiKeyRecord>('api_keys')
+  }
+
+  async create(caller: Caller, input: { name: string; permissions: Permission[]; expiresInDays: number }) {
+    const missing = input.permissions.find((p) => !caller.permissions.has(p))
+    if (missing) throw new ForbiddenError(`Permission denied: you do not hold ${missing}, so a key cannot be given it`)
+    const key = generateKey()
+    const record = await this.records.create('ApiKey', {
+      name: input.name,
+      owner: caller.userId,
+      prefix: displayPrefix(key),
+      key_hash: digest(key),
+      permissions: input.permissions,
+      expires_at: new Date(this.now().getTime() + input.expiresInDays * 86_400_000).toISOString(),
+    }) as ApiKeyRecord
+    return { ...present(record, this.now()), key }
+  }
+
+  list(ownerId?: string): Promise<ApiKeyRecord[]> {
+    return this.keys.find(ownerId ? { owner: ownerId } : {}, { sort: [['_created_at', -1], ['_id', 1]] })
+  }
+
+  /** A key the caller may manage: their own, or any for an admin. Others' keys are reported as missing. */
+  async owned(id: string, caller: Caller): Promise<ApiKeyRecord> {
+    const key = await this.keys.findById(id)
+    if (!key || (key.owner !== caller.userId && caller.role !== 'admin')) throw new NotFoundError(`${id} not found`)
+    return key
+  }
+
+  async revoke(id: string, caller: Caller): Promise<ApiKeyRecord> {
+    const key = await this.owned(id, caller)
+    if (key.revoked_at) return key
+    return await this.records.update(id, { revoked_at: this.now().toISOString() }) as ApiKeyRecord
+  }
+
+  async remove(id: string, caller: Caller): Promise<void> {
+    const key = await this.owned(id, caller)
+    if (statusOf(key, this.now()) === 'active') throw new ConflictError('Revoke the key before deleting it')
+    await this.records.remove(id)
+    await this.store.collection(usageCollection).deleteMany({ key_id: id })
+  }
+
+  async usage(id: string, caller: Caller, limit: number, offset: number) {
+    await this.owned(id, caller)
+    const log = this.store.collection<UsageEntry>(usageCollection)
+    const [items, total] = await Promise.all([
+      log.find({ key_id: id }, { sort: [['at', -1], ['_id', 1]], skip: offset, limit }),
+      log.count({ key_id: id }),
+    ])
+    return { items: items.map(({ at, ip, method, route }) => ({ at, ip, method, route })), total, limit, offset }
+  }
+
+  /**
+   * The key record and its owner, or 401 "Invalid API key" for a malformed, unknown, expired or revoked
+   * key. Looked up on every request, so a revocation holds on every instance at once.
+   */
+  async verify(key: string): Promise<{ key: ApiKeyRecord; owner: UserRecord }> {
+    if (!wellFormed(key)) throw invalid()
+    const hash = digest(key)
+    const record = await this.keys.findOne({ key_hash: hash })
+    if (!record || !sameDigest(record.key_hash, hash) || statusOf(record, this.now()) !== 'active') throw invalid()
+    const owner = await this.users.byId(record.owner)
+    if (!owner) throw invalid()
+    return { key: record, owner }
+  }
+}

@@ -1,0 +1,128 @@
+import { ConflictError } from '../errors.js'
+import type { ApiRecord, RecordService } from '../records/service.js'
+import type { Store } from '../store/port.js'
+import { isPermission, roleDefaults, type Permission, type Role } from './permissions.js'
+import type { SamlIdentity } from './saml/attributes.js'
+import { roleAfterSignIn, roleFromAffiliation } from './saml/roles.js'
+import type { IdTokenClaims } from './tokens.js'
+
+export interface UserRecord extends ApiRecord {
+  email: string
+  role: Role
+  campus_id?: string
+  first_name?: string
+  last_name?: string
+  display_name?: string
+  affiliation?: string[]
+  department?: string
+  saml_authenticated?: boolean
+  role_set_at?: string
+  last_login_at?: string
+}
+
+export interface GroupRecord extends ApiRecord {
+  name: string
+  permissions: string[]
+  members: string[]
+}
+
+export interface Access {
+  readonly permissions: ReadonlySet<Permission>
+  readonly groups: readonly GroupRecord[]
+}
+
+/** Identifier of the user a NetID signs in as, fixed so that concurrent first sign-ins meet on one record. */
+export function userKeyForNetid(netid: string): string {
+  return `netid-${netid}`
+}
+
+const signInAttempts = 3
+
+export class UserService {
+  constructor(private readonly store: Store, private readonly records: RecordService) {}
+
+  private get users() {
+    return this.store.collection<UserRecord>('users')
+  }
+
+  byId(id: string): Promise<UserRecord | null> {
+    return this.users.findById(id)
+  }
+
+  /**
+   * The user an ID token names. A token minted by `npm run token` may name a user who does not exist yet
+   * (the script cannot write to a store the server owns): that user is created from the token's claims.
+   */
+  async fromToken(claims: IdTokenClaims): Promise<UserRecord | null> {
+    let user = await this.byId(claims.sub)
+    if (!user && claims.role_grant && claims.sub.startsWith('User/email-')) {
+      try {
+        user = await this.records.create('User', {
+          email: claims.email, role: claims.role_grant, role_set_at: new Date(claims.iat * 1000).toISOString(),
+        }, { key: claims.sub.slice('User/'.length) }) as UserRecord
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error
+        user = await this.byId(claims.sub)
+      }
+    }
+    if (user && claims.role_grant && claims.role_grant !== user.role) {
+      const changedAt = user.role_set_at ? Date.parse(user.role_set_at) : 0
+      if (claims.iat * 1000 > changedAt) user = await this.setRole(user, claims.role_grant, new Date(claims.iat * 1000))
+    }
+    return user
+  }
+
+  byCampusId(campusId: string): Promise<UserRecord | null> {
+    return this.users.findOne({ campus_id: campusId })
+  }
+
+  /**
+   * Creates or refreshes the user a single sign-on identity names. The user is found by NetID
+   * (campus_id), never by email, so an IdP that hands one person another's address takes over
+   * nothing. The role follows the affiliation, except that an admin stays admin; SSO never makes one.
+   * Fails with BadRequestError when the IdP's values do not fit the User schema.
+   */
+  async upsertFromSaml(identity: SamlIdentity, at = new Date()): Promise<UserRecord> {
+    const stamp = at.toISOString()
+    const mapped = roleFromAffiliation(identity.affiliation)
+    const fields = {
+      email: identity.email,
+      ...(identity.firstName ? { first_name: identity.firstName } : {}),
+      ...(identity.lastName ? { last_name: identity.lastName } : {}),
+      ...(identity.displayName ? { display_name: identity.displayName } : {}),
+      ...(identity.department ? { department: identity.department } : {}),
+      affiliation: [...identity.affiliation],
+      saml_authenticated: true,
+      last_login_at: stamp,
+    }
+    for (let attempt = 0; attempt < signInAttempts; attempt++) {
+      const existing = await this.byCampusId(identity.netid)
+      if (existing) {
+        const role = roleAfterSignIn(existing.role, mapped)
+        return await this.records.update(existing._id, {
+          ...fields, ...(role !== existing.role ? { role, role_set_at: stamp } : {}),
+        }) as UserRecord
+      }
+      try {
+        return await this.records.create('User', { ...fields, campus_id: identity.netid, role: mapped, role_set_at: stamp },
+          { key: userKeyForNetid(identity.netid) }) as UserRecord
+      } catch (error) {
+        // Another sign-in of the same person created the record first: update that one instead.
+        if (!(error instanceof ConflictError)) throw error
+      }
+    }
+    throw new ConflictError(`the user for NetID ${identity.netid} could not be created`)
+  }
+
+  async setRole(user: UserRecord, role: Role, at = new Date()): Promise<UserRecord> {
+    return await this.records.update(user._id, { role, role_set_at: at.toISOString() }) as UserRecord
+  }
+
+  /** The role's permissions plus every group's the user is in, read fresh on each request. */
+  async access(user: UserRecord): Promise<Access> {
+    const groups = await this.store.collection<GroupRecord>('groups').find({ members: user._id }, { omit: ['_search'] })
+    const granted = new Set(roleDefaults[user.role])
+    for (const group of groups) for (const name of group.permissions) if (isPermission(name)) granted.add(name)
+    return { permissions: granted, groups }
+  }
+}

@@ -1,0 +1,122 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { Redis } from 'ioredis'
+import type { CacheKey, CachedResponse, CacheStats, CacheStore, Lookup } from './port.js'
+
+const newline = 0x0a
+const scanBatch = 500
+
+interface Header {
+  readonly g: readonly string[]
+  readonly t: string
+  readonly e?: string
+}
+
+function isHeader(value: unknown): value is Header {
+  const h = value as Header
+  return typeof h === 'object' && h !== null && Array.isArray(h.g) && h.g.every((g) => typeof g === 'string')
+    && typeof h.t === 'string' && (h.e === undefined || typeof h.e === 'string')
+}
+
+/** One line of JSON (tags and headers), a newline, then the body's bytes as they are sent. */
+export function encodeEntry(entry: CachedResponse): Buffer {
+  const header: Header = { g: entry.generations, t: entry.contentType, ...(entry.etag ? { e: entry.etag } : {}) }
+  return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), entry.body])
+}
+
+/** A stored value that does not decode is no entry at all (a miss), never an error or a wrong answer. */
+export function decodeEntry(raw: Buffer): CachedResponse | undefined {
+  const end = raw.indexOf(newline)
+  if (end < 0) return undefined
+  let header: unknown
+  try {
+    header = JSON.parse(raw.subarray(0, end).toString('utf8'))
+  } catch {
+    return undefined
+  }
+  if (!isHeader(header)) return undefined
+  return { generations: header.g, contentType: header.t, ...(header.e ? { etag: header.e } : {}), body: raw.subarray(end + 1) }
+}
+
+/** A generation is a fresh random token, not a counter, so one lost to eviction can never come back equal. */
+function token(): string {
+  return `${Date.now().toString(36)}.${randomBytes(6).toString('base64url')}`
+}
+
+/**
+ * The Redis adapter, shared by every instance. Keys: `<prefix>e:<group>:<hash>` for entries (expiring
+ * with their TTL) and `<prefix>g:<collection>` for generations. Only keys under the prefix are ever
+ * counted or deleted, so the cache can share a Redis with other users.
+ */
+export class RedisCacheStore implements CacheStore {
+  constructor(private readonly redis: Redis, private readonly prefix: string) {}
+
+  private entryKey(key: CacheKey): string {
+    return `${this.prefix}e:${key.group}:${createHash('sha1').update(key.id).digest('base64url')}`
+  }
+
+  private generationKey(collection: string): string {
+    return `${this.prefix}g:${collection}`
+  }
+
+  async lookup(key: CacheKey, collections: readonly string[]): Promise<Lookup> {
+    const values = await this.redis.mgetBuffer(...collections.map((c) => this.generationKey(c)), this.entryKey(key))
+    const raw = values[collections.length]
+    let generations = values.slice(0, collections.length).map((v) => v?.toString('utf8'))
+    if (generations.some((g) => g === undefined)) generations = await this.initialise(collections)
+    const entry = raw ? decodeEntry(raw) : undefined
+    return entry ? { generations: generations as string[], entry } : { generations: generations as string[] }
+  }
+
+  /** First use of a collection (or its generation was evicted): give it one, keeping any set meanwhile. */
+  private async initialise(collections: readonly string[]): Promise<string[]> {
+    const keys = collections.map((c) => this.generationKey(c))
+    await Promise.all(keys.map((k) => this.redis.set(k, token(), 'NX')))
+    const values = await this.redis.mget(...keys)
+    if (values.some((v) => v === null)) throw new Error('cache generation vanished as it was set')
+    return values as string[]
+  }
+
+  async put(key: CacheKey, entry: CachedResponse, ttlSeconds: number): Promise<void> {
+    await this.redis.set(this.entryKey(key), encodeEntry(entry), 'EX', ttlSeconds)
+  }
+
+  async bump(collection: string): Promise<void> {
+    await this.redis.set(this.generationKey(collection), token())
+  }
+
+  private async *scan(pattern: string): AsyncGenerator<string[]> {
+    let cursor = '0'
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', scanBatch)
+      cursor = next
+      if (keys.length) yield keys
+    } while (cursor !== '0')
+  }
+
+  async stats(): Promise<CacheStats> {
+    let keys = 0
+    let bytes = 0
+    for await (const batch of this.scan(`${this.prefix}e:*`)) {
+      const pipeline = this.redis.pipeline()
+      for (const key of batch) pipeline.memory('USAGE', key)
+      for (const [error, usage] of (await pipeline.exec()) ?? []) {
+        // A key that expired between SCAN and MEMORY USAGE answers null and is not counted.
+        if (!error && typeof usage === 'number') {
+          keys++
+          bytes += usage
+        }
+      }
+    }
+    return { keys, bytes }
+  }
+
+  async clear(group?: string): Promise<number> {
+    let deleted = 0
+    for await (const batch of this.scan(`${this.prefix}e:${group ?? '*'}:*`)) deleted += await this.redis.unlink(...batch)
+    return deleted
+  }
+
+  async close(): Promise<void> {
+    this.redis.disconnect()
+  }
+}

@@ -1,0 +1,130 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Redis } from 'ioredis'
+import type { Config } from '../config.js'
+import { ServiceUnavailableError } from '../errors.js'
+import { connectRequestPathRedis } from '../redis/client.js'
+import { MemoryCacheStore } from './memory.js'
+import type { CacheKey, CachedResponse, CacheStats, CacheStore } from './port.js'
+import { RedisCacheStore } from './redis.js'
+
+export type CacheLookup =
+  | { readonly state: 'hit'; readonly entry: CachedResponse }
+  | { readonly state: 'miss'; readonly generations: readonly string[] }
+  /** The cache could not be consulted, or may be behind a write: answer without it and store nothing. */
+  | { readonly state: 'bypass' }
+
+/** A cache command must answer within this, or the request goes on without the cache. */
+const commandTimeoutMs = 300
+const warnIntervalMs = 30_000
+const retryIntervalMs = 1000
+/** After a failure, lookups skip the cache for this long, so a slow Redis costs one request the timeout, not every request. */
+const pauseAfterFailureMs = 1000
+const startupWaitMs = 2000
+
+function sameGenerations(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((g, i) => g === b[i])
+}
+
+/**
+ * The response cache over one adapter, and its failure policy: a failing adapter never fails a request
+ * (lookups become bypasses, stores are dropped) and is logged at most once per interval. A generation
+ * bump that fails is remembered and retried every second (and before every lookup); until it lands this
+ * instance bypasses the cache, so it never serves an answer older than a write it has acknowledged.
+ * Other instances learn of the write when the retry lands.
+ */
+export class ResponseCache {
+  private readonly inflight = new Set<Promise<void>>()
+  private readonly unsent = new Set<string>()
+  private lastWarning = Number.NEGATIVE_INFINITY
+  private pausedUntil = 0
+  private retry: NodeJS.Timeout | undefined
+
+  constructor(private readonly store: CacheStore, private readonly log: FastifyBaseLogger, readonly enabled: boolean) {}
+
+  private failed(operation: string, error: unknown): void {
+    const now = Date.now()
+    this.pausedUntil = now + pauseAfterFailureMs
+    if (now - this.lastWarning < warnIntervalMs) return
+    this.lastWarning = now
+    this.log.warn({ operation, err: (error as Error).message }, 'response cache unavailable; serving without it')
+  }
+
+  /** Retries generation bumps that failed; false while any is still outstanding. */
+  private async caughtUp(): Promise<boolean> {
+    for (const collection of [...this.unsent]) {
+      try {
+        await this.store.bump(collection)
+        this.unsent.delete(collection)
+      } catch (error) {
+        this.failed('bump', error)
+        return false
+      }
+    }
+    clearInterval(this.retry)
+    this.retry = undefined
+    return true
+  }
+
+  async lookup(key: CacheKey, collections: readonly string[]): Promise<CacheLookup> {
+    if (Date.now() < this.pausedUntil) return { state: 'bypass' }
+    if (this.unsent.size && !(await this.caughtUp())) return { state: 'bypass' }
+    try {
+      const { generations, entry } = await this.store.lookup(key, collections)
+      if (entry && sameGenerations(entry.generations, generations)) return { state: 'hit', entry }
+      return { state: 'miss', generations }
+    } catch (error) {
+      this.failed('lookup', error)
+      return { state: 'bypass' }
+    }
+  }
+
+  /** Stores an answer under the generations read before it was computed; failures are logged, not raised. */
+  save(key: CacheKey, entry: CachedResponse, ttlSeconds: number): void {
+    this.store.put(key, entry, ttlSeconds).catch((error: unknown) => this.failed('store', error))
+  }
+
+  /** Called for every record write; `settled` resolves once the bump has landed (or been queued for retry). */
+  invalidate(collection: string): void {
+    if (!this.enabled) return
+    const bump = this.store.bump(collection).catch((error: unknown) => {
+      this.unsent.add(collection)
+      this.failed('bump', error)
+      this.retry ??= setInterval(() => void this.caughtUp(), retryIntervalMs).unref()
+    }).finally(() => this.inflight.delete(bump))
+    this.inflight.add(bump)
+  }
+
+  async settled(): Promise<void> {
+    if (this.inflight.size) await Promise.all(this.inflight)
+  }
+
+  async stats(): Promise<CacheStats> {
+    try {
+      return await this.store.stats()
+    } catch {
+      throw new ServiceUnavailableError('The cache is unavailable')
+    }
+  }
+
+  async clear(group?: string): Promise<number> {
+    try {
+      return await this.store.clear(group)
+    } catch {
+      throw new ServiceUnavailableError('The cache is unavailable')
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.retry)
+    await this.settled()
+    await this.store.close()
+  }
+}
+
+/** Redis when one is configured for the cache (and the cache is on), else the in-process LRU. */
+export async function createResponseCache(config: Config, log: FastifyBaseLogger): Promise<ResponseCache> {
+  const { enabled, memoryBytes, keyPrefix } = config.cache
+  if (!enabled || !config.cacheRedisUrl) return new ResponseCache(new MemoryCacheStore(memoryBytes), log, enabled)
+  const redis = await connectRequestPathRedis(config.cacheRedisUrl, 'cache', { commandTimeout: commandTimeoutMs }, startupWaitMs)
+  return new ResponseCache(new RedisCacheStore(redis, keyPrefix), log, enabled)
+}

@@ -1,0 +1,121 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
+import fp from 'fastify-plugin'
+import type { CacheKey } from '../cache/port.js'
+import type { ResponseCache } from '../cache/response-cache.js'
+import { isAdmin } from '../privacy/relations.js'
+import type { CompiledSchema } from '../schema/index.js'
+
+/** A route's cache declaration: how long its answers live and which collections they are computed from. */
+export interface CachePolicy {
+  readonly ttlSeconds: number
+  readonly dependsOn: readonly string[]
+  /** The resource the answers belong to (`people`, `courses`), for clearing one type. */
+  readonly group: string
+}
+
+interface Pending {
+  readonly key: CacheKey
+  readonly generations: readonly string[]
+  readonly policy: CachePolicy
+  readonly admin: boolean
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    cache?: CachePolicy
+  }
+  interface FastifyRequest {
+    /** Set on a cache miss that may be stored once the answer is ready. */
+    cacheMiss: Pending | null
+  }
+}
+
+function sorted(value: object): string {
+  return JSON.stringify(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+}
+
+/**
+ * Everything that changes the answer: the route, its path parameters (an id in either path form arrives
+ * here as the same value), the validated query with defaults applied (so parameter order and an explicit
+ * default do not matter), and the caller's visibility class. Only admins see student records; every other
+ * caller with the route's permission gets the same answer, so non-admins share entries.
+ */
+function keyOf(request: FastifyRequest, policy: CachePolicy, admin: boolean): CacheKey {
+  const id = `${admin ? 'admin' : 'member'}\n${request.method} ${request.routeOptions.url}\n${sorted(request.params as object)}\n${sorted(request.query as object)}`
+  return { group: policy.group, id }
+}
+
+function hooksOf<T>(value: T | T[] | undefined): T[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value]
+}
+
+async function responseCache(app: FastifyInstance, { cache, schema }: { cache: ResponseCache; schema: CompiledSchema }) {
+  app.decorateRequest('cacheMiss', null)
+  if (!cache.enabled) return
+  const studentClasses = new Set([...schema.model.classes.values()].filter((c) => c.metadata.student || c.metadata.visible_to).map((c) => c.name))
+  const isStudent = (record: unknown) => studentClasses.has((record as { type?: string } | null)?.type ?? '')
+
+  /**
+   * An answer about a student reached a non-admin only through a relation (the student, an advisor), so
+   * it must not be shared with other non-admins: neither a student record nor anything under one's id.
+   */
+  function concernsStudent(request: FastifyRequest, payload: unknown): boolean {
+    const id = (request.params as { id?: string }).id
+    if (id !== undefined && studentClasses.has(schema.classOfId(id)?.name ?? '')) return true
+    const items = (payload as { items?: unknown } | null)?.items
+    return isStudent(payload) || (Array.isArray(items) && items.some(isStudent))
+  }
+
+  // Runs after authentication and the route's policy, so a caller without permission never reaches a cached answer.
+  async function lookup(request: FastifyRequest, reply: FastifyReply) {
+    const policy = request.routeOptions.config.cache!
+    const admin = request.principal !== null && isAdmin(request.principal)
+    const key = keyOf(request, policy, admin)
+    const found = await cache.lookup(key, policy.dependsOn)
+    if (found.state === 'hit') {
+      reply.header('content-type', found.entry.contentType).header('x-cache', 'hit')
+      if (found.entry.etag) reply.header('etag', found.entry.etag)
+      return reply.send(found.entry.body)
+    }
+    reply.header('x-cache', found.state)
+    if (found.state === 'miss') request.cacheMiss = { key, generations: found.generations, policy, admin }
+  }
+
+  async function screen(request: FastifyRequest, _reply: FastifyReply, payload: unknown) {
+    if (request.cacheMiss && !request.cacheMiss.admin && concernsStudent(request, payload)) request.cacheMiss = null
+    return payload
+  }
+
+  async function store(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+    const miss = request.cacheMiss
+    if (miss && reply.statusCode === 200 && typeof payload === 'string') {
+      const etag = reply.getHeader('etag')
+      cache.save(miss.key, {
+        generations: miss.generations,
+        contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
+        ...(typeof etag === 'string' ? { etag } : {}),
+        body: Buffer.from(payload),
+      }, miss.policy.ttlSeconds)
+    }
+    return payload
+  }
+
+  // A write answers only after its invalidation has landed, so a read that follows it never sees the old answer.
+  async function settle(_request: FastifyRequest, _reply: FastifyReply, payload: unknown) {
+    await cache.settled()
+    return payload
+  }
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const methods = hooksOf(route.method)
+    if (methods.length === 1 && methods[0] === 'GET' && route.config?.cache) {
+      route.preHandler = [...hooksOf(route.preHandler), lookup] as RouteOptions['preHandler']
+      route.preSerialization = [...hooksOf(route.preSerialization), screen] as RouteOptions['preSerialization']
+      route.onSend = [...hooksOf(route.onSend), store] as RouteOptions['onSend']
+    } else if (methods.some((m) => m !== 'GET' && m !== 'HEAD' && m !== 'OPTIONS')) {
+      route.onSend = [...hooksOf(route.onSend), settle] as RouteOptions['onSend']
+    }
+  })
+}
+
+export const responseCachePlugin = fp(responseCache, { name: 'response-cache', dependencies: ['auth'] })

@@ -1,0 +1,35 @@
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+
+/**
+ * The OpenAPI document and Swagger UI at /documentation. Registered before any route, because the
+ * document is collected from routes as they are added.
+ */
+async function docs(app: FastifyInstance, { publicUrl, tags }: { publicUrl: string; tags: readonly { name: string; description: string }[] }) {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Academic Department Knowledge Service',
+        description: 'People, courses, degrees, labs and publications of an academic department. '
+          + 'Sign in with a bearer ID token; records are addressed by ids of the form `<Type>/<identifier>`, '
+          + 'which a path accepts URL-encoded (Faculty%2Fjsmith) or as two segments (Faculty/jsmith).',
+        version: '1.0.0',
+      },
+      servers: [{ url: publicUrl }],
+      tags: [...tags],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An ID token: `npm run token -- <email> --role <role>`' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key (`adks_...`); the header name is case-sensitive' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  })
+  await app.register(swaggerUi, { routePrefix: '/documentation', uiConfig: { docExpansion: 'list', deepLinking: true } })
+}
+
+export const docsPlugin = fp(docs, { name: 'docs' })

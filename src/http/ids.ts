@@ -1,0 +1,23 @@
+import type { IncomingMessage } from 'node:http'
+
+/**
+ * Lets an id travel as two raw path segments: /api/people/Faculty/jsmith/publications is routed as
+ * /api/people/Faculty%2Fjsmith/publications. Only a segment that names a stored class followed by another
+ * segment is joined, so static paths such as /api/schemas/Faculty are untouched.
+ */
+export function idPathRewriter(classNames: ReadonlySet<string>): (req: IncomingMessage) => string {
+  return (req) => {
+    const url = req.url ?? '/'
+    if (!url.startsWith('/api/')) return url
+    const query = url.indexOf('?')
+    const path = query === -1 ? url : url.slice(0, query)
+    const segments = path.split('/')
+    for (let i = 3; i < segments.length - 1; i++) {
+      if (classNames.has(segments[i]!) && segments[i + 1]) {
+        segments.splice(i, 2, `${segments[i]}%2F${segments[i + 1]}`)
+        return segments.join('/') + (query === -1 ? '' : url.slice(query))
+      }
+    }
+    return url
+  }
+}

@@ -1,0 +1,93 @@
+import { gradePoints } from '../domain/grades.js'
+import { compareTerms } from '../domain/terms.js'
+import { BadRequestError, NotFoundError } from '../errors.js'
+import type { ApiRecord, RecordService } from '../records/service.js'
+import type { ClassDef, CompiledSchema } from '../schema/index.js'
+
+type Fields = Record<string, unknown>
+
+function byTermThenCourse(a: ApiRecord, b: ApiRecord): number {
+  return compareTerms(String(a.term), String(b.term)) || String(a.course).localeCompare(String(b.course))
+}
+
+/**
+ * Enrollments, the protected records of who took what and with which grade. Reads serve the student
+ * endpoints and section rosters (their routes decide who may call them); writes go through the record
+ * service with two rules of their own: `grade_points` always agree with the grade on the scale (filled in
+ * when left out), and a section belongs to the enrollment's course and term.
+ */
+export class Enrollments {
+  private readonly cls: ClassDef
+  private readonly courseCls: ClassDef
+
+  constructor(private readonly records: RecordService, schema: CompiledSchema) {
+    this.cls = schema.class('Enrollment')!
+    this.courseCls = schema.class('Course')!
+  }
+
+  async ofStudent(studentId: string): Promise<ApiRecord[]> {
+    return (await this.records.find(this.cls, { student: studentId })).sort(byTermThenCourse)
+  }
+
+  async ofSection(sectionId: string): Promise<ApiRecord[]> {
+    return this.records.find(this.cls, { section: sectionId }, { sort: [['student', 1]] })
+  }
+
+  /** The courses these enrollments are in, by id. */
+  async coursesOf(enrollments: readonly ApiRecord[]): Promise<Map<string, ApiRecord>> {
+    const ids = [...new Set(enrollments.map((e) => String(e.course)))]
+    const courses = await this.records.find(this.courseCls, { _id: { $in: ids } })
+    return new Map(courses.map((course) => [course._id, course]))
+  }
+
+  async create(input: unknown): Promise<ApiRecord> {
+    const fields = { ...(input as Fields) }
+    await this.checkSection(fields)
+    return this.records.create(this.cls.name, withGradePoints(fields, fields, false))
+  }
+
+  async update(id: string, input: unknown, options: { expectVersion?: number } = {}): Promise<ApiRecord> {
+    const current = await this.get(id)
+    const patch = { ...(input as Fields) }
+    await this.checkSection({ ...current, ...patch })
+    return this.records.update(id, withGradePoints(patch, { ...current, ...patch }, true), options)
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.get(id)
+    await this.records.remove(id)
+  }
+
+  private async get(id: string): Promise<ApiRecord> {
+    const found = id.startsWith(`${this.cls.name}/`) ? await this.records.get(id) : null
+    if (!found) throw new NotFoundError(`${id} not found`)
+    return found
+  }
+
+  private async checkSection(fields: Fields): Promise<void> {
+    if (typeof fields.section !== 'string') return
+    const section = await this.records.get(fields.section)
+    // Anything but an existing section is reported by the record service's validation and reference check.
+    if (section?.type === 'Section' && (section.course !== fields.course || section.term !== fields.term)) {
+      throw new BadRequestError(`'section' is a section of ${String(section.course)} in ${String(section.term)}, not of this enrollment's course and term`)
+    }
+  }
+}
+
+/**
+ * Sets `grade_points` from the grade (removes them for P, NP, I, W or no grade). Points that were sent
+ * and disagree with the scale are refused; the message names no grade, since it is kept in the audit log.
+ */
+function withGradePoints(fields: Fields, merged: Fields, isUpdate: boolean): Fields {
+  if (isUpdate && !('grade' in fields) && !('grade_points' in fields)) return fields
+  const expected = gradePoints(typeof merged.grade === 'string' ? merged.grade : undefined)
+  const given = fields.grade_points
+  if (given !== undefined && given !== null && given !== expected) {
+    throw new BadRequestError(expected === undefined
+      ? "'grade_points' must be left out: the grade carries no grade points"
+      : "'grade_points' disagrees with the grade scale; leave it out and it is filled in from the grade")
+  }
+  if (expected !== undefined) return { ...fields, grade_points: expected }
+  const { grade_points: _dropped, ...rest } = fields
+  return isUpdate ? { ...rest, grade_points: null } : rest
+}

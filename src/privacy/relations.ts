@@ -1,0 +1,49 @@
+import type { Principal } from '../auth/plugin.js'
+import type { ApiRecord, RecordService } from '../records/service.js'
+import type { CompiledSchema } from '../schema/index.js'
+
+/** Admin rights over student records come from the admin role used in person, never from a key or a group. */
+export function isAdmin(principal: Principal): boolean {
+  return principal.kind === 'user' && principal.role === 'admin'
+}
+
+export type Relation = 'admin' | 'self' | 'advisor' | 'none'
+
+/**
+ * Finds the Person record a caller is: the one with the caller's campus id, else the caller's email.
+ * Looked up on each request (memoised within it), so a changed advisor assignment counts at once.
+ */
+export class People {
+  private readonly memo = new WeakMap<Principal, Promise<ApiRecord | null>>()
+
+  constructor(private readonly records: RecordService, private readonly schema: CompiledSchema) {}
+
+  personOf(principal: Principal): Promise<ApiRecord | null> {
+    let found = this.memo.get(principal)
+    if (!found) {
+      found = this.lookup(principal)
+      this.memo.set(principal, found)
+    }
+    return found
+  }
+
+  private async lookup(principal: Principal): Promise<ApiRecord | null> {
+    const person = this.schema.class('Person')!
+    if (principal.campusId) {
+      const [byCampusId] = await this.records.find(person, { campus_id: principal.campusId }, { limit: 1 })
+      if (byCampusId) return byCampusId
+    }
+    const [byEmail] = await this.records.find(person, { email: principal.email }, { limit: 1 })
+    return byEmail ?? null
+  }
+
+  /** How the caller stands to a student: the student, one of their advisors, an admin, or none of these. */
+  async relationTo(principal: Principal, student: ApiRecord): Promise<Relation> {
+    if (isAdmin(principal)) return 'admin'
+    const me = await this.personOf(principal)
+    if (!me) return 'none'
+    if (me._id === student._id) return 'self'
+    const advisors = Array.isArray(student.advisors) ? student.advisors : []
+    return advisors.includes(me._id) ? 'advisor' : 'none'
+  }
+}

@@ -1,0 +1,68 @@
+import { BadRequestError, ConflictError } from '../errors.js'
+import type { ClassDef, CompiledSchema } from '../schema/index.js'
+import { where, type Store } from '../store/port.js'
+
+interface Found {
+  readonly field: string
+  readonly id: string
+}
+
+/** Every reference in a record, with the field it sits in (`advisors[1]`, `planned_courses[0].course`). */
+export function referencesIn(schema: CompiledSchema, cls: ClassDef, record: Readonly<Record<string, unknown>>, prefix = ''): Found[] {
+  const found: Found[] = []
+  for (const prop of cls.properties) {
+    const value = record[prop.name]
+    if (value === undefined || value === null) continue
+    const values = Array.isArray(value) ? value : [value]
+    values.forEach((item, i) => {
+      const field = `${prefix}${prop.name}${Array.isArray(value) ? `[${i}]` : ''}`
+      if (prop.target.kind === 'reference' && typeof item === 'string') found.push({ field, id: item })
+      if (prop.target.kind === 'subdocument' && item && typeof item === 'object') {
+        found.push(...referencesIn(schema, schema.class(prop.target.name)!, item as Record<string, unknown>, `${field}.`))
+      }
+    })
+  }
+  return found
+}
+
+/** A reference to a record that does not exist is a 400 naming the field and the id. */
+export async function assertReferencesExist(store: Store, schema: CompiledSchema, refs: readonly Found[]): Promise<void> {
+  const byCollection = new Map<string, Found[]>()
+  for (const ref of refs) {
+    const target = schema.classOfId(ref.id)
+    if (!target) throw new BadRequestError(`'${ref.field}' refers to ${ref.id}, which is not a record id`)
+    const collection = target.metadata.collection!
+    byCollection.set(collection, [...(byCollection.get(collection) ?? []), ref])
+  }
+  for (const [collection, wanted] of byCollection) {
+    const ids = [...new Set(wanted.map((ref) => ref.id))]
+    const existing = new Set((await store.collection(collection).find({ _id: { $in: ids } }, { omit: ['_search'] })).map((doc) => doc._id))
+    const missing = wanted.find((ref) => !existing.has(ref.id))
+    if (missing) throw new BadRequestError(`'${missing.field}' refers to ${missing.id}, which does not exist`)
+  }
+}
+
+const shownReferrers = 5
+
+/**
+ * Deleting a record that others reference is a 409 listing (some of) the referrers. The record's
+ * references to itself (a course among its own prerequisites) go with it and do not count. Referrers in
+ * a protected collection (enrollments) are counted but never named: their ids say who took which course.
+ */
+export async function assertUnreferenced(store: Store, schema: CompiledSchema, cls: ClassDef, id: string): Promise<void> {
+  const referrers: string[] = []
+  let total = 0
+  for (const ref of schema.referrersOf(cls.name)) {
+    const filter = where(ref.field, id, { type: ref.owner, _id: { $ne: id } })
+    const docs = await store.collection(ref.collection).find(filter, { limit: shownReferrers, omit: ['_search'] })
+    if (!docs.length) continue
+    if (!schema.collections.some((c) => c.name === ref.collection && c.protected)) referrers.push(...docs.map((doc) => doc._id))
+    total += docs.length < shownReferrers ? docs.length : await store.collection(ref.collection).count(filter)
+  }
+  if (!total) return
+  const listed = [...new Set(referrers)].slice(0, shownReferrers)
+  const named = listed.length
+    ? `${listed.join(', ')}${total > listed.length ? ` and ${total - listed.length} more` : ''}`
+    : `${total} protected record${total === 1 ? '' : 's'}`
+  throw new ConflictError(`${id} is still referenced by ${named}; remove those references first`)
+}

@@ -1,0 +1,186 @@
+import { BadRequestError, ConflictError, NotFoundError } from '../errors.js'
+import type { ClassDef, CompiledSchema } from '../schema/index.js'
+import { keyFields, makeKey } from '../schema/keys.js'
+import { idKeyPattern } from '../schema/typebox.js'
+import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type Store } from '../store/port.js'
+import { derivedFields, internalFields } from './derived.js'
+import { assertReferencesExist, assertUnreferenced, referencesIn } from './references.js'
+
+export interface ApiRecord extends Doc {
+  type: string
+  _version: number
+  _created_at: string
+  _updated_at: string
+}
+
+/** What a write touched: the collection and the record. */
+export interface Change {
+  readonly collection: string
+  readonly id: string
+  readonly kind: 'create' | 'update' | 'delete'
+}
+
+export type ChangeListener = (change: Change) => void
+
+export interface Page {
+  readonly items: ApiRecord[]
+  readonly total: number
+}
+
+const systemKeys = ['_id', 'type', '_version', '_created_at', '_updated_at']
+const keyShape = new RegExp(`^${idKeyPattern}$`)
+const updateAttempts = 5
+
+function strip(doc: Doc): ApiRecord {
+  const record = { ...doc }
+  for (const field of internalFields) delete record[field]
+  return record as ApiRecord
+}
+
+/**
+ * Reads and writes catalog records of any class: validation against the derived schemas, reference
+ * checks, id minting, versioned updates. Every writer (routes, seed, sync) goes through here, so a record
+ * in the store has always passed the same checks.
+ */
+export class RecordService {
+  private readonly listeners: ChangeListener[] = []
+
+  constructor(
+    private readonly store: Store,
+    private readonly schema: CompiledSchema,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Called after every successful write (caches and indexes keep themselves current with it). */
+  onChange(listener: ChangeListener): void {
+    this.listeners.push(listener)
+  }
+
+  private changed(cls: ClassDef, id: string, kind: Change['kind']): void {
+    const change = { collection: cls.metadata.collection!, id, kind }
+    for (const listener of this.listeners) listener(change)
+  }
+
+  collectionOf(cls: ClassDef): Collection<ApiRecord> {
+    return this.store.collection<ApiRecord>(cls.metadata.collection!)
+  }
+
+  private storedClass(className: string): ClassDef {
+    const cls = this.schema.class(className)
+    if (!cls || cls.abstract || cls.subdocument || !cls.metadata.collection) throw new BadRequestError(`unknown record type ${className}`)
+    return cls
+  }
+
+  private duplicate(cls: ClassDef, id: string, error: DuplicateKeyError): ConflictError {
+    if (error.fields.includes('_id') || !error.fields.length) return new ConflictError(`${id} already exists`)
+    const owner = this.schema.resourceOf(cls.name)?.root.name ?? cls.name
+    return new ConflictError(`another ${owner} already has this ${error.fields.join(' and ')}`)
+  }
+
+  async get(id: string): Promise<ApiRecord | null> {
+    const cls = this.schema.classOfId(id)
+    if (!cls) return null
+    return this.collectionOf(cls).findById(id, { omit: internalFields })
+  }
+
+  async find(cls: ClassDef, filter: Filter, options: FindOptions = {}): Promise<ApiRecord[]> {
+    return this.collectionOf(cls).find(filter, { ...options, omit: internalFields })
+  }
+
+  async page(cls: ClassDef, filter: Filter, options: FindOptions): Promise<Page> {
+    const collection = this.collectionOf(cls)
+    const [items, total] = await Promise.all([collection.find(filter, { ...options, omit: internalFields }), collection.count(filter)])
+    return { items, total }
+  }
+
+  /** `key` fixes the identifier instead of deriving it from the @key (seeding, syncs by natural key). */
+  async create(className: string, input: unknown, options: { key?: string } = {}): Promise<ApiRecord> {
+    const cls = this.storedClass(className)
+    const problem = this.schema.validators.problem(cls.name, 'create', input)
+    if (problem) throw new BadRequestError(problem)
+    if (options.key !== undefined && !keyShape.test(options.key)) throw new BadRequestError(`'${options.key}' is not a valid identifier`)
+    const { type: _type, ...fields } = input as Record<string, unknown>
+    for (const prop of cls.properties) {
+      if (prop.kind !== 'required' && prop.kind !== 'optional') fields[prop.name] ??= []
+    }
+    await assertReferencesExist(this.store, this.schema, referencesIn(this.schema, cls, fields))
+    const id = `${cls.name}/${options.key ?? makeKey(cls, fields)}`
+    const stamp = this.now().toISOString()
+    const doc = { _id: id, type: cls.name, ...fields, _version: 1, _created_at: stamp, _updated_at: stamp, ...derivedFields(cls, fields) }
+    try {
+      await this.collectionOf(cls).insertOne(doc as ApiRecord)
+    } catch (error) {
+      throw error instanceof DuplicateKeyError ? this.duplicate(cls, id, error) : error
+    }
+    this.changed(cls, id, 'create')
+    return strip(doc)
+  }
+
+  /**
+   * Applies the given fields (null removes an optional one). With `expectVersion` (or `_version` in the
+   * body) the update applies only to that version, else to whatever is current; either way two writers
+   * never overwrite each other unseen, because each write is a compare-and-set on `_version`.
+   */
+  async update(id: string, input: unknown, options: { expectVersion?: number } = {}): Promise<ApiRecord> {
+    const cls = this.schema.classOfId(id)
+    if (!cls) throw new NotFoundError(`${id} not found`)
+    const problem = this.schema.validators.problem(cls.name, 'update', input)
+    if (problem) throw new BadRequestError(problem)
+    const patch = input as Record<string, unknown>
+    if (patch._id !== undefined && patch._id !== id) throw new BadRequestError(`'_id' does not match the record being updated (${id})`)
+    if (patch._version !== undefined && options.expectVersion !== undefined && patch._version !== options.expectVersion) {
+      throw new BadRequestError("'_version' and the If-Match header disagree")
+    }
+    const expected = (patch._version as number | undefined) ?? options.expectVersion
+    const $set: Record<string, unknown> = {}
+    const $unset: Record<string, true> = {}
+    for (const [field, value] of Object.entries(patch)) {
+      if (systemKeys.includes(field)) continue
+      if (value === null) $unset[field] = true
+      else $set[field] = value
+    }
+    await assertReferencesExist(this.store, this.schema, referencesIn(this.schema, cls, $set))
+    const collection = this.collectionOf(cls)
+    for (let attempt = 0; attempt < updateAttempts; attempt++) {
+      const current = await collection.findById(id, { omit: internalFields })
+      if (!current) throw new NotFoundError(`${id} not found`)
+      if (expected !== undefined && current._version !== expected) {
+        throw new ConflictError(`${id} is at version ${current._version}, not ${expected}; read it again`, { etag: `"${current._version}"` })
+      }
+      for (const field of keyFields(cls)) {
+        if ((field in $set && $set[field] !== current[field]) || field in $unset) {
+          throw new BadRequestError(`'${field}' is part of the record's id and cannot change`)
+        }
+      }
+      const merged: Record<string, unknown> = { ...current, ...$set }
+      for (const field of Object.keys($unset)) delete merged[field]
+      const update = {
+        $set: { ...$set, ...derivedFields(cls, merged), _updated_at: this.now().toISOString() },
+        $inc: { _version: 1 },
+        ...(Object.keys($unset).length ? { $unset } : {}),
+      }
+      try {
+        const updated = await collection.updateOne({ _id: id, _version: current._version }, update)
+        if (updated) {
+          this.changed(cls, id, 'update')
+          return strip(updated)
+        }
+      } catch (error) {
+        throw error instanceof DuplicateKeyError ? this.duplicate(cls, id, error) : error
+      }
+      if (expected !== undefined) {
+        throw new ConflictError(`${id} was changed by someone else; read it again`)
+      }
+    }
+    throw new ConflictError(`${id} is being changed by others too often; try again`)
+  }
+
+  async remove(id: string): Promise<void> {
+    const cls = this.schema.classOfId(id)
+    const collection = cls && this.collectionOf(cls)
+    if (!cls || !collection || !(await collection.findById(id, { omit: internalFields }))) throw new NotFoundError(`${id} not found`)
+    await assertUnreferenced(this.store, this.schema, cls, id)
+    await collection.deleteOne({ _id: id })
+    this.changed(cls, id, 'delete')
+  }
+}

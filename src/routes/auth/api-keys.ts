@@ -1,0 +1,96 @@
+import { Type } from '@sinclair/typebox'
+import type { FastifyInstance } from 'fastify'
+import { present } from '../../auth/api-keys/service.js'
+import { allow, permissions, type Permission } from '../../auth/permissions.js'
+import { principalOf } from '../../auth/plugin.js'
+import { ForbiddenError } from '../../errors.js'
+import { paging } from '../records/schemas.js'
+import { errorResponses } from '../responses.js'
+
+const ApiKey = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  prefix: Type.String({ description: 'First characters of the key, to tell keys apart' }),
+  permissions: Type.Array(Type.String()),
+  expiration: Type.String({ format: 'date-time' }),
+  status: Type.String({ enum: ['active', 'expired', 'revoked'] }),
+  createdAt: Type.String({ format: 'date-time' }),
+  lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  owner: Type.String(),
+}, { title: 'ApiKey' })
+
+const params = Type.Object({ id: Type.String({ pattern: '^ApiKey/[A-Za-z0-9._~-]{1,160}$', 'x-reference': 'ApiKey' }) })
+
+/** API key management (DESIGN 5.3): for signed-in users only; a key cannot manage keys. */
+export async function apiKeyRoutes(app: FastifyInstance): Promise<void> {
+  const tags = ['API keys']
+
+  app.post('/api/api-keys', {
+    config: { policy: allow.signedIn },
+    schema: {
+      tags, summary: 'Create an API key; the key itself is in this answer only',
+      body: Type.Object({
+        name: Type.String({ minLength: 1, maxLength: 100 }),
+        permissions: Type.Array(Type.String({ enum: [...permissions] }), { minItems: 1, uniqueItems: true, description: 'Only permissions you hold' }),
+        expiresInDays: Type.Integer({ minimum: 1, maximum: 365, default: 90, description: 'Lifetime, 1 to 365 days' }),
+      }, { additionalProperties: false }),
+      response: { 201: Type.Intersect([ApiKey, Type.Object({ key: Type.String() })]), ...errorResponses(400, 401, 403) },
+    },
+  }, async (request, reply) => {
+    const body = request.body as { name: string; permissions: Permission[]; expiresInDays: number }
+    const created = await app.apiKeys.create(principalOf(request), body)
+    reply.code(201).header('cache-control', 'no-store')
+    return created
+  })
+
+  app.get('/api/api-keys', {
+    config: { policy: allow.signedIn },
+    schema: {
+      tags, summary: 'Your API keys (admins: all=true for everyone\'s)',
+      querystring: Type.Object({ all: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+      response: { 200: Type.Object({ items: Type.Array(ApiKey), total: Type.Integer() }), ...errorResponses(400, 401, 403) },
+    },
+  }, async (request) => {
+    const caller = principalOf(request)
+    const all = (request.query as { all?: boolean }).all === true
+    if (all && caller.role !== 'admin') throw new ForbiddenError('Permission denied: only admins may list every key')
+    const items = (await app.apiKeys.list(all ? undefined : caller.userId)).map((k) => present(k))
+    return { items, total: items.length }
+  })
+
+  app.get('/api/api-keys/:id/usage', {
+    config: { policy: allow.signedIn },
+    schema: {
+      tags, summary: 'Uses of a key: when, from where, what', params,
+      querystring: Type.Object(paging, { additionalProperties: false }),
+      response: {
+        200: Type.Object({
+          items: Type.Array(Type.Object({ at: Type.String(), ip: Type.String(), method: Type.String(), route: Type.String() })),
+          total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(),
+        }),
+        ...errorResponses(400, 401, 404),
+      },
+    },
+  }, async (request) => {
+    const { limit, offset } = request.query as { limit: number; offset: number }
+    await app.usageLog.flush()
+    return app.apiKeys.usage((request.params as { id: string }).id, principalOf(request), limit, offset)
+  })
+
+  app.post('/api/api-keys/:id/revoke', {
+    config: { policy: allow.signedIn },
+    schema: { tags, summary: 'Revoke a key: it stops working at once and for good', params, response: { 200: ApiKey, ...errorResponses(400, 401, 404) } },
+  }, async (request) => present(await app.apiKeys.revoke((request.params as { id: string }).id, principalOf(request))))
+
+  app.delete('/api/api-keys/:id', {
+    config: { policy: allow.signedIn },
+    schema: {
+      tags, summary: 'Delete a revoked or expired key and its usage log', params,
+      response: { 200: Type.Object({ id: Type.String(), message: Type.String() }), ...errorResponses(400, 401, 404, 409) },
+    },
+  }, async (request) => {
+    const { id } = request.params as { id: string }
+    await app.apiKeys.remove(id, principalOf(request))
+    return { id, message: `${id} deleted` }
+  })
+}

@@ -1,0 +1,145 @@
+import { Type } from '@sinclair/typebox'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { allow, isPermission, permissions, type Permission } from '../../auth/permissions.js'
+import { principalOf } from '../../auth/plugin.js'
+import { RecordAccess } from '../../privacy/record-access.js'
+import { NotFoundError } from '../../errors.js'
+import { collectionsRead, listFilter, listSort, type ListParams } from '../../records/list-query.js'
+import type { ApiRecord } from '../../records/service.js'
+import { SchemaError, type Resource } from '../../schema/index.js'
+import { where, type Filter } from '../../store/port.js'
+import { errorResponses } from '../responses.js'
+import { Created, Deleted, idParams, ifMatch, listQuery, noQuery, pageOf, paging, versionFrom } from './schemas.js'
+
+/** A permission the schema names for a resource; an unknown one is a schema fault, reported as such. */
+function permission(resource: Resource, access: 'read' | 'write'): Permission {
+  const name = resource.permissions[access]
+  if (!isPermission(name)) {
+    throw new SchemaError(resource.root.file, resource.root.name, `@metadata.permissions.${access}: unknown permission ${name} (known: ${permissions.join(', ')})`)
+  }
+  return name
+}
+
+function and(filter: Filter, extra: Filter | undefined): Filter {
+  if (!extra) return filter
+  return Object.keys(filter).length ? { $and: [filter, extra] } : extra
+}
+
+function withVersion(reply: FastifyReply, record: ApiRecord): ApiRecord {
+  reply.header('etag', `"${record._version}"`)
+  return record
+}
+
+/** The routes of one generic resource: list, detail, create, update, delete and its related lists. */
+function resourceRoutes(app: FastifyInstance, resource: Resource): void {
+  const { schema, records } = app
+  const { root, path, tag } = resource
+  const readPermission = permission(resource, 'read')
+  const read = allow.permission(readPermission)
+  const keyOpen = (route: 'list' | 'detail') => allow.permission(readPermission, { apiKeys: root.metadata.api_keys?.includes(route) ?? false })
+  const write = allow.permission(permission(resource, 'write'))
+  const record = schema.builder.resourceSchema(root, 'record')
+  const params = idParams(root)
+  const noun = root.name
+  const access = new RecordAccess(schema, resource, app.people)
+  const cached = root.metadata.cache
+  const cache = (dependsOn: string[]) => cached ? { cache: { ttlSeconds: cached.ttl_seconds, dependsOn, group: resource.collection } } : {}
+  const cacheRoute = (route: 'list' | 'detail', dependsOn: string[]) => cached?.routes.includes(route) ? cache(dependsOn) : {}
+
+  /** The record, if it exists and the caller may see it; a record hidden from the caller is reported as missing. */
+  async function visible(request: FastifyRequest, id: string): Promise<ApiRecord> {
+    const found = await records.get(id)
+    if (!found || !(await access.canRead(principalOf(request), found))) throw new NotFoundError(`${id} not found`)
+    return found
+  }
+
+  app.get(path, {
+    config: { policy: keyOpen('list'), ...cacheRoute('list', collectionsRead(schema, resource)) },
+    schema: {
+      tags: [tag], summary: `List ${noun} records`, querystring: listQuery(schema, resource),
+      response: { 200: pageOf(record), ...errorResponses(400, 401, 403) },
+    },
+  }, async (request) => {
+    const query = request.query as ListParams
+    const filter = and(await listFilter(schema, records, resource, query), access.listFilter(principalOf(request)))
+    const page = await records.page(root, filter, { sort: listSort(root, query.sort), skip: query.offset, limit: query.limit })
+    return { ...page, limit: query.limit, offset: query.offset }
+  })
+
+  app.get(`${path}/:id`, {
+    config: { policy: keyOpen('detail'), ...cacheRoute('detail', [resource.collection]) },
+    schema: { tags: [tag], summary: `Get one ${noun}`, params, querystring: noQuery, response: { 200: record, ...errorResponses(400, 401, 403, 404) } },
+  }, async (request, reply) => withVersion(reply, await visible(request, (request.params as { id: string }).id)))
+
+  app.post(path, {
+    config: { policy: write },
+    schema: {
+      tags: [tag], summary: `Create a ${noun}`, body: schema.builder.resourceSchema(root, 'create'),
+      response: { 201: resource.polymorphic ? Created : record, ...errorResponses(400, 401, 403, 409, 413) },
+    },
+  }, async (request, reply) => {
+    const body = request.body as Record<string, unknown>
+    access.assertCanGrant(principalOf(request), body)
+    const created = await records.create(resource.polymorphic ? String(body.type) : resource.classes[0]!, body)
+    reply.code(201).header('location', `${path}/${encodeURIComponent(created._id)}`)
+    withVersion(reply, created)
+    return resource.polymorphic ? { id: created._id, message: `${created._id} created` } : created
+  })
+
+  app.put(`${path}/:id`, {
+    // Where owners may edit their own records, any signed-in caller reaches the handler, which decides.
+    config: { policy: access.selfEditable ? allow.signedIn : write },
+    schema: {
+      tags: [tag], summary: `Update a ${noun}`,
+      description: 'Send the fields to change; null removes an optional field. With If-Match or _version the update applies only to that version (else 409).',
+      params, querystring: noQuery, headers: ifMatch, body: schema.builder.resourceSchema(root, 'update'),
+      response: { 200: record, ...errorResponses(400, 401, 403, 404, 409, 413) },
+    },
+  }, async (request, reply) => {
+    const { id } = request.params as { id: string }
+    const principal = principalOf(request)
+    const current = await records.get(id)
+    if (!current || !((await access.canRead(principal, current)) || (await access.isOwn(principal, current)))) throw new NotFoundError(`${id} not found`)
+    await access.authorizeUpdate(principal, current, request.body as Record<string, unknown>)
+    access.assertCanGrant(principal, current, request.body as Record<string, unknown>)
+    const expectVersion = versionFrom((request.headers as { 'if-match'?: string })['if-match'])
+    return withVersion(reply, await records.update(id, request.body, expectVersion === undefined ? {} : { expectVersion }))
+  })
+
+  app.delete(`${path}/:id`, {
+    config: { policy: write },
+    schema: {
+      tags: [tag], summary: `Delete a ${noun}`, description: 'Refused with 409, naming them, while other records reference it.',
+      params, querystring: noQuery, response: { 200: Deleted, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+  }, async (request) => {
+    const { id } = request.params as { id: string }
+    const current = await visible(request, id)
+    access.assertCanGrant(principalOf(request), current)
+    await records.remove(id)
+    return { id, message: `${id} deleted` }
+  })
+
+  for (const related of root.metadata.related) {
+    const target = schema.class(related.class)!
+    const targetResource = schema.resourceOf(target.name)
+    const policy = targetResource ? allow.permission(permission(targetResource, 'read')) : read
+    app.get(`${path}/:id/${related.path}`, {
+      config: { policy, ...(cached?.related?.includes(related.path) ? cache([resource.collection, target.metadata.collection!]) : {}) },
+      schema: {
+        tags: [tag], summary: related.summary, params, querystring: Type.Object(paging, { additionalProperties: false }),
+        response: { 200: pageOf(schema.builder.resourceSchema(target, 'record')), ...errorResponses(400, 401, 403, 404) },
+      },
+    }, async (request) => {
+      const { id } = request.params as { id: string }
+      const { limit, offset } = request.query as { limit: number; offset: number }
+      await visible(request, id)
+      const page = await records.page(target, where(related.field, id), { sort: listSort(target, undefined), skip: offset, limit })
+      return { ...page, limit, offset }
+    })
+  }
+}
+
+export async function recordRoutes(app: FastifyInstance): Promise<void> {
+  for (const resource of app.schema.resources) resourceRoutes(app, resource)
+}

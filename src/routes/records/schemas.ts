@@ -1,0 +1,70 @@
+import { Type, type TSchema } from '@sinclair/typebox'
+import type { CompiledSchema, Resource } from '../../schema/index.js'
+import { idPattern } from '../../schema/typebox.js'
+import { typeNames } from '../../records/list-query.js'
+
+export const maxLimit = 200
+export const defaultLimit = 50
+
+export function idParams(root: { name: string; concrete: readonly string[] }) {
+  return Type.Object({
+    id: Type.String({
+      pattern: idPattern(root.concrete), 'x-reference': root.name,
+      description: `${root.name} id, \`<Type>/<identifier>\`: URL-encoded (Faculty%2Fjsmith) or as two path segments`,
+    }),
+  })
+}
+
+export const paging = {
+  limit: Type.Integer({ minimum: 1, maximum: maxLimit, default: defaultLimit, description: `Page size, 1 to ${maxLimit}` }),
+  offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: 'Records to skip' }),
+}
+
+function filterSchema(schema: CompiledSchema, resource: Resource, param: string, meaning: string): TSchema {
+  switch (meaning) {
+    case '@type': return Type.String({ enum: typeNames(schema, resource), description: 'Record type' })
+    case '@search': return Type.String({ maxLength: 200, description: 'Words to find; each must begin a word of the record' })
+    case '@subject': return Type.String({ pattern: '^[A-Za-z]{1,8}$', description: 'Subject letters of the course code, e.g. CS' })
+    case '@offered_in': return Type.String({ pattern: '^[0-9]{2}[FSUW]$', description: 'Only courses with a section in this term, e.g. 25F' })
+  }
+  const prop = resource.root.properties.find((p) => p.name === meaning)!
+  const value = schema.builder.valueSchema(prop) as TSchema & { description?: string }
+  return { ...value, description: `Records whose ${meaning} ${prop.kind === 'set' || prop.kind === 'list' ? 'include' : 'is'} this value` } as TSchema
+}
+
+/** Routes that take no query parameters still refuse unknown ones, so nothing sent is silently ignored. */
+export const noQuery = Type.Object({}, { additionalProperties: false })
+
+export function listQuery(schema: CompiledSchema, resource: Resource) {
+  const filters = Object.fromEntries(Object.entries(resource.root.metadata.filters)
+    .map(([param, meaning]) => [param, Type.Optional(filterSchema(schema, resource, param, meaning))]))
+  const sortable = resource.root.metadata.sortable
+  return Type.Object({
+    ...paging,
+    sort: Type.Optional(Type.String({
+      pattern: '^-?[a-z_]+(,-?[a-z_]+){0,4}$',
+      description: `Comma-separated fields, - for descending. Sortable: ${sortable.join(', ')}`,
+    })),
+    ...filters,
+  }, { additionalProperties: false })
+}
+
+export function pageOf(item: TSchema) {
+  return Type.Object({
+    items: Type.Array(item),
+    total: Type.Integer({ description: 'Records matching, over all pages' }),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+  })
+}
+
+export const Created = Type.Object({ id: Type.String(), message: Type.String() })
+export const Deleted = Type.Object({ id: Type.String(), message: Type.String() })
+
+export const ifMatch = Type.Object({
+  'if-match': Type.Optional(Type.String({ pattern: '^(W/)?"?[0-9]{1,9}"?$', description: 'Version the update applies to, as returned in ETag' })),
+})
+
+export function versionFrom(header: string | undefined): number | undefined {
+  return header === undefined ? undefined : Number(header.replace(/^W\//, '').replace(/"/g, ''))
+}

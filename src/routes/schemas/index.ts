@@ -1,0 +1,81 @@
+import { Type, type TSchema } from '@sinclair/typebox'
+import type { FastifyInstance } from 'fastify'
+import { allow } from '../../auth/permissions.js'
+import { NotFoundError } from '../../errors.js'
+import { variants, type Variant } from '../../schema/typebox.js'
+import { errorResponses } from '../responses.js'
+
+const Summary = Type.Object({
+  items: Type.Array(Type.Object({
+    name: Type.String(),
+    kind: Type.String({ enum: ['Class', 'Enum'] }),
+    abstract: Type.Optional(Type.Boolean()),
+    inherits: Type.Optional(Type.Array(Type.String())),
+    subclasses: Type.Optional(Type.Array(Type.String())),
+    collection: Type.Optional(Type.String()),
+    path: Type.Optional(Type.String()),
+    description: Type.Optional(Type.String()),
+    properties: Type.Optional(Type.Array(Type.String())),
+  })),
+  total: Type.Integer(),
+})
+
+/** The class schema, for form generators: a list of types and one JSON Schema (draft-07) per type and variant. */
+export async function schemaRoutes(app: FastifyInstance): Promise<void> {
+  const { model } = app.schema
+  const served = new Map<string, object>()
+
+  function jsonSchema(name: string, variant: Variant): object | undefined {
+    const key = `${name}:${variant}`
+    if (!served.has(key)) {
+      const schema = app.schema.schemaOf(name, variant)
+      if (!schema) return undefined
+      const id = `${app.config.publicUrl}/api/schemas/${name}${variant === 'record' ? '' : `?variant=${variant}`}`
+      // A plain JSON copy: TypeBox's symbols stay behind and the validators' objects are not touched.
+      served.set(key, { $schema: 'http://json-schema.org/draft-07/schema#', $id: id, ...JSON.parse(JSON.stringify(schema)) })
+    }
+    return served.get(key)
+  }
+
+  app.get('/api/schemas', {
+    config: { policy: allow.signedIn },
+    schema: {
+      tags: ['Schemas'], summary: 'List every class and enum',
+      querystring: Type.Object({ format: Type.Optional(Type.String({ enum: ['full', 'summary'], description: 'summary: names and property names only' })) }, { additionalProperties: false }),
+      response: { 200: Summary, ...errorResponses(400, 401) },
+    },
+  }, async (request) => {
+    const summary = (request.query as { format?: string }).format === 'summary'
+    const classes = [...model.classes.values()].map((c) => summary
+      ? { name: c.name, kind: 'Class', properties: c.properties.map((p) => p.name) }
+      : {
+          name: c.name, kind: 'Class', abstract: c.abstract, inherits: [...c.parents],
+          subclasses: [...model.classes.values()].filter((s) => s.parents.includes(c.name)).map((s) => s.name),
+          ...(c.metadata.collection && !c.subdocument ? { collection: c.metadata.collection } : {}),
+          ...(c.metadata.path ? { path: c.metadata.path } : {}),
+          ...(c.comment ? { description: c.comment } : {}),
+        })
+    const enums = [...model.enums.values()].map((e) => summary
+      ? { name: e.name, kind: 'Enum', properties: [] }
+      : { name: e.name, kind: 'Enum', ...(e.comment ? { description: e.comment } : {}) })
+    const items = [...classes, ...enums].sort((a, b) => a.name.localeCompare(b.name))
+    return { items, total: items.length }
+  })
+
+  app.get('/api/schemas/:entityType', {
+    config: { policy: allow.signedIn },
+    schema: {
+      tags: ['Schemas'], summary: 'JSON Schema (draft-07) of one class or enum',
+      description: 'References are strings with a pattern and x-reference naming the class, for a picker. Variants: record (as read), create (a POST body), update (a PUT body).',
+      params: Type.Object({ entityType: Type.String({ pattern: '^[A-Z][A-Za-z0-9]{0,63}$' }) }),
+      querystring: Type.Object({ variant: Type.Optional(Type.String({ enum: [...variants] })) }, { additionalProperties: false }),
+      response: { 200: Type.Object({}, { additionalProperties: true }) as TSchema, ...errorResponses(400, 401, 404) },
+    },
+  }, async (request) => {
+    const { entityType } = request.params as { entityType: string }
+    const variant = ((request.query as { variant?: Variant }).variant ?? 'record')
+    const schema = jsonSchema(entityType, variant)
+    if (!schema) throw new NotFoundError(`no class or enum named ${entityType}`)
+    return schema
+  })
+}

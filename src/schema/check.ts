@@ -1,0 +1,344 @@
+import { Value } from '@sinclair/typebox/value'
+import { SchemaError } from './errors.js'
+import type { RawDefinition, RawFile } from './load.js'
+import { builtInFilters, RawMetadataSchema, type RawMetadata } from './metadata.js'
+import {
+  scalarTypes, type ClassDef, type ClassMetadata, type Constraints, type EnumDef, type KeySpec, type Model,
+  type PropertyDef, type PropertyKind, type ScalarType, type Target,
+} from './model.js'
+
+const classKeywords = new Set(['@type', '@id', '@key', '@documentation', '@metadata', '@inherits', '@abstract', '@subdocument'])
+const enumKeywords = new Set(['@type', '@id', '@value', '@documentation'])
+const kinds: Record<string, PropertyKind> = { Optional: 'optional', Set: 'set', List: 'list', Array: 'array' }
+/** `type` carries the class name in every record, and `_`-names are system fields. */
+const reservedProperties = new Set(['type'])
+export const systemFields = ['_id', '_version', '_created_at', '_updated_at'] as const
+
+interface RawClass {
+  name: string
+  file: string
+  abstract: boolean
+  subdocument: boolean
+  parents: string[]
+  key?: KeySpec
+  comment?: string
+  propertyDocs: Record<string, string>
+  metadata: RawMetadata
+  properties: { name: string; kind: PropertyKind; className: string }[]
+}
+
+function flag(value: unknown, file: string, id: string, keyword: string): boolean {
+  if (value === undefined) return false
+  if (value === true || (Array.isArray(value) && value.length === 0)) return true
+  throw new SchemaError(file, id, `${keyword} must be [] or true`)
+}
+
+function parseDocumentation(raw: unknown, file: string, id: string): { comment?: string; properties: Record<string, string> } {
+  if (raw === undefined) return { properties: {} }
+  if (typeof raw !== 'object' || raw === null) throw new SchemaError(file, id, '@documentation must be an object')
+  const { '@comment': comment, '@properties': properties, ...rest } = raw as Record<string, unknown>
+  if (Object.keys(rest).length) throw new SchemaError(file, id, `@documentation has unknown keys: ${Object.keys(rest).join(', ')}`)
+  if (comment !== undefined && typeof comment !== 'string') throw new SchemaError(file, id, '@documentation.@comment must be a string')
+  if (properties !== undefined) {
+    if (typeof properties !== 'object' || properties === null || Object.values(properties).some((v) => typeof v !== 'string')) {
+      throw new SchemaError(file, id, '@documentation.@properties must map property names to strings')
+    }
+  }
+  return { ...(comment ? { comment } : {}), properties: (properties ?? {}) as Record<string, string> }
+}
+
+function parseKey(raw: unknown, file: string, id: string): KeySpec | undefined {
+  if (raw === undefined) return undefined
+  const key = raw as { '@type'?: unknown; '@fields'?: unknown }
+  switch (key?.['@type']) {
+    case 'Random': return { type: 'Random' }
+    case 'ValueHash': return { type: 'ValueHash' }
+    case 'Lexical':
+    case 'Hash': {
+      const fields = key['@fields']
+      if (!Array.isArray(fields) || !fields.length || fields.some((f) => typeof f !== 'string')) {
+        throw new SchemaError(file, id, `@key ${key['@type']} needs @fields, a non-empty list of property names`)
+      }
+      return { type: key['@type'], fields: fields as string[] }
+    }
+    default: throw new SchemaError(file, id, '@key @type must be Random, Lexical, Hash or ValueHash')
+  }
+}
+
+function parseClass(def: RawDefinition, file: string, id: string): RawClass {
+  const docs = parseDocumentation(def['@documentation'], file, id)
+  const inherits = def['@inherits']
+  const parents = inherits === undefined ? [] : Array.isArray(inherits) ? inherits : [inherits]
+  if (parents.some((p) => typeof p !== 'string')) throw new SchemaError(file, id, '@inherits must name classes')
+  if (def['@metadata'] !== undefined && !Value.Check(RawMetadataSchema, def['@metadata'])) {
+    const [first] = Value.Errors(RawMetadataSchema, def['@metadata'])
+    throw new SchemaError(file, id, `@metadata${first?.path ?? ''}: ${first?.message ?? 'invalid'}`)
+  }
+  const properties: RawClass['properties'] = []
+  for (const [name, spec] of Object.entries(def)) {
+    if (name.startsWith('@')) {
+      if (!classKeywords.has(name)) throw new SchemaError(file, id, `unknown keyword ${name}`)
+      continue
+    }
+    if (!/^[a-z][a-z0-9_]*$/.test(name)) throw new SchemaError(file, id, `property name ${name} must be snake_case`)
+    if (reservedProperties.has(name)) throw new SchemaError(file, id, `property name ${name} is reserved`)
+    if (typeof spec === 'string') {
+      properties.push({ name, kind: 'required', className: spec })
+      continue
+    }
+    const { '@type': kindName, '@class': className, ...rest } = (spec ?? {}) as Record<string, unknown>
+    const kind = typeof kindName === 'string' ? kinds[kindName] : undefined
+    if (!kind) throw new SchemaError(file, id, `property ${name}: @type must be Optional, Set, List or Array`)
+    if (typeof className !== 'string') throw new SchemaError(file, id, `property ${name}: @class must name a type`)
+    if (Object.keys(rest).length) throw new SchemaError(file, id, `property ${name}: unknown keys ${Object.keys(rest).join(', ')}`)
+    properties.push({ name, kind, className })
+  }
+  for (const documented of Object.keys(docs.properties)) {
+    if (!properties.some((p) => p.name === documented)) {
+      throw new SchemaError(file, id, `@documentation names ${documented}, which the class does not declare`)
+    }
+  }
+  const key = parseKey(def['@key'], file, id)
+  return {
+    name: id, file, parents: parents as string[],
+    abstract: flag(def['@abstract'], file, id, '@abstract'),
+    subdocument: flag(def['@subdocument'], file, id, '@subdocument'),
+    ...(key ? { key } : {}),
+    ...(docs.comment ? { comment: docs.comment } : {}),
+    propertyDocs: docs.properties,
+    metadata: (def['@metadata'] ?? {}) as RawMetadata,
+    properties,
+  }
+}
+
+function parseEnum(def: RawDefinition, file: string, id: string): EnumDef {
+  for (const key of Object.keys(def)) {
+    if (!enumKeywords.has(key)) throw new SchemaError(file, id, `an Enum takes only ${[...enumKeywords].join(', ')}, not ${key}`)
+  }
+  const values = def['@value']
+  if (!Array.isArray(values) || !values.length) throw new SchemaError(file, id, 'an Enum needs @value, a non-empty list')
+  if (values.some((v) => typeof v !== 'string' || !/^[A-Za-z0-9_]+$/.test(v))) throw new SchemaError(file, id, '@value entries must be words of letters, digits and _')
+  if (new Set(values).size !== values.length) throw new SchemaError(file, id, '@value has duplicates')
+  const docs = parseDocumentation(def['@documentation'], file, id)
+  if (!docs.comment) throw new SchemaError(file, id, '@documentation.@comment is required')
+  return { name: id, file, values: values as string[], comment: docs.comment }
+}
+
+/** Ancestors nearest first; throws on a cycle or an unknown parent. */
+function linearize(raw: ReadonlyMap<string, RawClass>, name: string, trail: string[] = []): string[] {
+  const cls = raw.get(name)!
+  const result: string[] = []
+  for (const parent of cls.parents) {
+    if (trail.includes(parent) || parent === name) throw new SchemaError(cls.file, name, `@inherits cycle: ${[...trail, name, parent].join(' -> ')}`)
+    if (!raw.has(parent)) throw new SchemaError(cls.file, name, `@inherits names unknown class ${parent}`)
+    for (const ancestor of [parent, ...linearize(raw, parent, [...trail, name])]) {
+      if (!result.includes(ancestor)) result.push(ancestor)
+    }
+  }
+  return result
+}
+
+function mergeMetadata(layers: readonly RawMetadata[]): ClassMetadata {
+  const merged: Record<string, unknown> = {
+    self_editable: [], identity_fields: [], label: [], searchable: [], sortable: [], default_sort: [], list_fields: [],
+    filters: {}, indexes: [], constraints: {}, related: [],
+  }
+  const unions = ['self_editable', 'identity_fields', 'indexes', 'related']
+  for (const layer of layers) {
+    for (const [key, value] of Object.entries(layer)) {
+      if (unions.includes(key)) merged[key] = [...(merged[key] as unknown[]), ...(value as unknown[])]
+      else if (key === 'filters') merged.filters = { ...(merged.filters as object), ...(value as object) }
+      else if (key === 'constraints') {
+        const constraints = { ...(merged.constraints as Record<string, Constraints>) }
+        for (const [prop, c] of Object.entries(value as Record<string, Constraints>)) constraints[prop] = { ...constraints[prop], ...c }
+        merged.constraints = constraints
+      } else merged[key] = value
+    }
+  }
+  return merged as unknown as ClassMetadata
+}
+
+function resolveTarget(className: string, raw: ReadonlyMap<string, RawClass>, enums: ReadonlyMap<string, EnumDef>): Target | undefined {
+  if (className.startsWith('xsd:')) {
+    return (scalarTypes as readonly string[]).includes(className) ? { kind: 'scalar', scalar: className as ScalarType } : undefined
+  }
+  if (enums.has(className)) return { kind: 'enum', name: className }
+  const cls = raw.get(className)
+  if (!cls) return undefined
+  return cls.subdocument ? { kind: 'subdocument', name: className } : { kind: 'reference', name: className }
+}
+
+function checkConstraints(cls: ClassDef): void {
+  for (const [name, c] of Object.entries(cls.metadata.constraints)) {
+    const prop = cls.properties.find((p) => p.name === name)
+    if (!prop) throw new SchemaError(cls.file, cls.name, `constraints name ${name}, which is not a property`)
+    const scalar = prop.target.kind === 'scalar' ? prop.target.scalar : prop.target.kind === 'reference' ? 'reference' : prop.target.kind
+    const isString = scalar === 'xsd:string'
+    const isNumber = scalar === 'xsd:integer' || scalar === 'xsd:decimal'
+    if ((c.pattern !== undefined || c.format !== undefined || c.minLength !== undefined || c.maxLength !== undefined) && !isString) {
+      throw new SchemaError(cls.file, cls.name, `constraints on ${name}: pattern, format and lengths apply to strings only`)
+    }
+    if ((c.minimum !== undefined || c.maximum !== undefined || c.exclusiveMinimum !== undefined) && !isNumber) {
+      throw new SchemaError(cls.file, cls.name, `constraints on ${name}: minimum and maximum apply to numbers only`)
+    }
+    if (c.maxItems !== undefined && !['set', 'list', 'array'].includes(prop.kind)) {
+      throw new SchemaError(cls.file, cls.name, `constraints on ${name}: maxItems applies to Set, List and Array only`)
+    }
+    if (c.pattern !== undefined) {
+      try { new RegExp(c.pattern, 'u') } catch { throw new SchemaError(cls.file, cls.name, `constraints on ${name}: pattern is not a valid regular expression`) }
+    }
+  }
+}
+
+function checkFieldLists(cls: ClassDef, classes: ReadonlyMap<string, ClassDef>): void {
+  const has = (name: string) => cls.properties.some((p) => p.name === name)
+  const { metadata: m } = cls
+  const lists: [string, readonly string[], boolean][] = [
+    ['self_editable', m.self_editable, false], ['identity_fields', m.identity_fields, false], ['label', m.label, false],
+    ['searchable', m.searchable, false], ['list_fields', m.list_fields, false],
+    ['sortable', m.sortable, true], ['default_sort', m.default_sort.map((f) => f.replace(/^-/, '')), true],
+    ...m.indexes.map((index): [string, readonly string[], boolean] => ['indexes', index.fields, true]),
+  ]
+  for (const [list, fields, systemAllowed] of lists) {
+    for (const field of fields) {
+      if (!has(field) && !(systemAllowed && (systemFields as readonly string[]).includes(field))) {
+        throw new SchemaError(cls.file, cls.name, `@metadata ${list} names ${field}, which is not a property`)
+      }
+    }
+  }
+  if (m.grants !== undefined && !has(m.grants)) throw new SchemaError(cls.file, cls.name, `@metadata grants names ${m.grants}, which is not a property`)
+  for (const [param, meaning] of Object.entries(m.filters)) {
+    if (meaning.startsWith('@') ? !(builtInFilters as readonly string[]).includes(meaning) : !has(meaning)) {
+      throw new SchemaError(cls.file, cls.name, `filter ${param}: ${meaning} is neither a built-in filter (${builtInFilters.join(', ')}) nor a property`)
+    }
+  }
+  for (const related of m.related) {
+    const other = classes.get(related.class)
+    const field = other?.properties.find((p) => p.name === related.field)
+    if (!other || !other.metadata.collection) throw new SchemaError(cls.file, cls.name, `related ${related.path}: ${related.class} is not a stored class`)
+    if (field?.target.kind !== 'reference' || ![cls.name, ...cls.ancestors].includes(field.target.name)) {
+      throw new SchemaError(cls.file, cls.name, `related ${related.path}: ${related.class}.${related.field} does not reference ${cls.name}`)
+    }
+  }
+  for (const path of m.cache?.related ?? []) {
+    if (!m.related.some((r) => r.path === path)) throw new SchemaError(cls.file, cls.name, `cache names related list ${path}, which is not declared in related`)
+  }
+}
+
+function checkStorage(cls: ClassDef, classes: ReadonlyMap<string, ClassDef>): void {
+  const m = cls.metadata
+  if (cls.subdocument) {
+    if (m.collection || m.path) throw new SchemaError(cls.file, cls.name, 'a @subdocument is embedded in its owner and takes no collection or path')
+    return
+  }
+  if (!cls.abstract && !m.collection) throw new SchemaError(cls.file, cls.name, 'a concrete class needs @metadata.collection')
+  if (m.path && !m.permissions) throw new SchemaError(cls.file, cls.name, 'a class with a path needs @metadata.permissions')
+  if (m.path && m.protected) throw new SchemaError(cls.file, cls.name, 'a protected class cannot have a generic path')
+  for (const prop of cls.properties) {
+    if (prop.target.kind !== 'reference') continue
+    const target = classes.get(prop.target.name)!
+    if (!target.concrete.length || target.concrete.some((name) => !classes.get(name)!.metadata.collection)) {
+      throw new SchemaError(cls.file, cls.name, `property ${prop.name} references ${target.name}, which is not stored in a collection`)
+    }
+  }
+  if (cls.key && cls.key.type !== 'Random' && cls.key.type !== 'ValueHash') {
+    for (const field of cls.key.fields) {
+      const prop = cls.properties.find((p) => p.name === field)
+      if (!prop || prop.kind !== 'required' || prop.target.kind === 'subdocument') {
+        throw new SchemaError(cls.file, cls.name, `@key field ${field} must be a required property holding a value or a reference`)
+      }
+    }
+  }
+}
+
+/** Properties of one name must mean the same thing everywhere in a collection, or one record schema cannot describe it. */
+function checkCollections(classes: ReadonlyMap<string, ClassDef>): void {
+  const seen = new Map<string, Map<string, { prop: PropertyDef; cls: ClassDef }>>()
+  const paths = new Map<string, ClassDef>()
+  for (const cls of classes.values()) {
+    const collection = cls.metadata.collection
+    if (!collection || cls.subdocument) continue
+    const props = seen.get(collection) ?? new Map()
+    seen.set(collection, props)
+    for (const prop of cls.properties) {
+      const before = props.get(prop.name)
+      if (before && (before.prop.kind !== prop.kind || JSON.stringify(before.prop.target) !== JSON.stringify(prop.target))) {
+        throw new SchemaError(cls.file, cls.name, `property ${prop.name} differs from ${before.cls.name}.${prop.name} in collection ${collection}`)
+      }
+      props.set(prop.name, { prop, cls })
+    }
+    const path = cls.metadata.path
+    const owner = path ? paths.get(path) : undefined
+    if (path && owner && owner.metadata.collection !== collection) {
+      throw new SchemaError(cls.file, cls.name, `path ${path} is already served from collection ${owner.metadata.collection}`)
+    }
+    if (path && !owner) paths.set(path, cls)
+  }
+}
+
+/** Checks the raw definitions and builds the flattened model; the first fault found is thrown. */
+export function buildModel(files: readonly RawFile[]): Model {
+  const rawClasses = new Map<string, RawClass>()
+  const enums = new Map<string, EnumDef>()
+  const origin = new Map<string, string>()
+  for (const { file, definitions } of files) {
+    definitions.forEach((def, i) => {
+      const id = def['@id']
+      if (typeof id !== 'string' || !/^[A-Z][A-Za-z0-9]*$/.test(id)) throw new SchemaError(file, `#${i}`, '@id must be a PascalCase name')
+      if (origin.has(id)) throw new SchemaError(file, id, `also defined in ${origin.get(id)}`)
+      origin.set(id, file)
+      if (def['@type'] === 'Enum') enums.set(id, parseEnum(def, file, id))
+      else if (def['@type'] === 'Class') rawClasses.set(id, parseClass(def, file, id))
+      else throw new SchemaError(file, id, '@type must be Class or Enum')
+    })
+  }
+
+  const ancestry = new Map([...rawClasses.keys()].map((name) => [name, linearize(rawClasses, name)]))
+  const concreteOf = (name: string) => [...rawClasses.values()]
+    .filter((c) => !c.abstract && (c.name === name || ancestry.get(c.name)!.includes(name)))
+    .map((c) => c.name)
+  const classes = new Map<string, ClassDef>()
+  for (const raw of rawClasses.values()) {
+    const ancestors = ancestry.get(raw.name)!
+    const lineage = [...ancestors].reverse().map((name) => rawClasses.get(name)!).concat(raw)
+    for (const ancestor of lineage.slice(0, -1)) {
+      if (ancestor.subdocument !== raw.subdocument) throw new SchemaError(raw.file, raw.name, `cannot inherit from ${ancestor.name}: one is a @subdocument and the other is not`)
+    }
+    const properties: PropertyDef[] = []
+    for (const layer of lineage) {
+      for (const p of layer.properties) {
+        const target = resolveTarget(p.className, rawClasses, enums)
+        if (!target) throw new SchemaError(layer.file, layer.name, `property ${p.name}: unknown type ${p.className}`)
+        const description = layer.propertyDocs[p.name] ?? properties.find((q) => q.name === p.name)?.description
+        if (!description) throw new SchemaError(layer.file, layer.name, `property ${p.name} has no @documentation`)
+        const def: PropertyDef = { name: p.name, kind: p.kind, target, description, constraints: {}, declaredIn: layer.name }
+        const at = properties.findIndex((q) => q.name === p.name)
+        if (at >= 0) {
+          const before = properties[at]!
+          if (before.kind !== def.kind || JSON.stringify(before.target) !== JSON.stringify(def.target)) {
+            throw new SchemaError(layer.file, layer.name, `property ${p.name} redefines ${before.declaredIn}.${p.name} with another type`)
+          }
+          properties[at] = def
+        } else properties.push(def)
+      }
+    }
+    if (!raw.comment) throw new SchemaError(raw.file, raw.name, '@documentation.@comment is required')
+    const metadata = mergeMetadata(lineage.map((layer) => layer.metadata))
+    const key = raw.key ?? lineage.map((layer) => layer.key).filter((k) => k !== undefined).pop()
+    if (!key && !raw.abstract && !raw.subdocument) throw new SchemaError(raw.file, raw.name, 'a concrete class needs a @key')
+    classes.set(raw.name, {
+      name: raw.name, file: raw.file, abstract: raw.abstract, subdocument: raw.subdocument, parents: raw.parents,
+      ancestors, concrete: concreteOf(raw.name), comment: raw.comment, metadata,
+      properties: properties.map((p) => ({ ...p, constraints: metadata.constraints[p.name] ?? {} })),
+      // Abstract classes mint no ids; Random stands in so every ClassDef has a key.
+      key: key ?? { type: 'Random' },
+    })
+  }
+  for (const cls of classes.values()) {
+    checkConstraints(cls)
+    checkFieldLists(cls, classes)
+    checkStorage(cls, classes)
+  }
+  checkCollections(classes)
+  return { classes, enums }
+}

@@ -1,0 +1,70 @@
+import type { TSchema } from '@sinclair/typebox'
+import { createAjv } from './ajv.js'
+import { buildModel } from './check.js'
+import { collectionSpecs, referenceFields, type CollectionSpec, type ReferenceField } from './collections.js'
+import { loadSchemaFiles } from './load.js'
+import type { ClassDef, Model } from './model.js'
+import { resourceTable, type Resource } from './resources.js'
+import { SchemaBuilder, idKeyPattern, type Variant } from './typebox.js'
+import { Validators } from './validators.js'
+
+export type { Resource } from './resources.js'
+export type { CollectionSpec, ReferenceField } from './collections.js'
+export type { ClassDef, Model, PropertyDef } from './model.js'
+export type { Variant } from './typebox.js'
+export { SchemaError } from './errors.js'
+
+const idShape = new RegExp(`^([A-Z][A-Za-z0-9]*)/(${idKeyPattern})$`)
+
+export class CompiledSchema {
+  readonly builder: SchemaBuilder
+  readonly validators: Validators
+  readonly collections: readonly CollectionSpec[]
+  readonly resources: readonly Resource[]
+  private readonly references: readonly ReferenceField[]
+
+  constructor(readonly model: Model) {
+    this.builder = new SchemaBuilder(model)
+    this.validators = new Validators(createAjv(), this.builder)
+    this.collections = collectionSpecs(model)
+    this.resources = resourceTable(model)
+    this.references = referenceFields(model)
+  }
+
+  class(name: string): ClassDef | undefined {
+    return this.model.classes.get(name)
+  }
+
+  /** The stored class an id names, or undefined when the id is malformed or names no stored class. */
+  classOfId(id: string): ClassDef | undefined {
+    const match = idShape.exec(id)
+    const cls = match ? this.model.classes.get(match[1]!) : undefined
+    return cls && !cls.abstract && !cls.subdocument && cls.metadata.collection ? cls : undefined
+  }
+
+  /** Fields anywhere in the store that may hold an id of this class. */
+  referrersOf(className: string): readonly ReferenceField[] {
+    const cls = this.model.classes.get(className)
+    if (!cls) return []
+    const targets = new Set([cls.name, ...cls.ancestors])
+    return this.references.filter((ref) => targets.has(ref.target))
+  }
+
+  resourceOf(className: string): Resource | undefined {
+    return this.resources.find((r) => r.classes.includes(className))
+  }
+
+  /** A class's or an enum's schema; abstract classes get the merged schema of their concrete classes. */
+  schemaOf(name: string, variant: Variant): TSchema | undefined {
+    if (this.model.enums.has(name)) return this.builder.enumSchema(name)
+    const cls = this.model.classes.get(name)
+    if (!cls) return undefined
+    if (cls.abstract) return this.builder.resourceSchema(cls, variant)
+    const typeRequired = variant === 'create' && (this.resourceOf(name)?.polymorphic ?? false)
+    return this.builder.classSchema(name, cls.subdocument ? 'create' : variant, typeRequired)
+  }
+}
+
+export async function compileSchema(dir: string): Promise<CompiledSchema> {
+  return new CompiledSchema(buildModel(await loadSchemaFiles(dir)))
+}

@@ -1,0 +1,100 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Redis } from 'ioredis'
+import { ApiKeyService } from './auth/api-keys/service.js'
+import { UsageLog, usageCollection } from './auth/api-keys/usage.js'
+import { CustomTokens } from './auth/custom-token.js'
+import { signingKeys, type SigningKeys } from './auth/keys.js'
+import { oneTimeClaims, type OneTimeClaims } from './auth/one-time.js'
+import type { SamlSignIn } from './auth/saml/service.js'
+import { Revocations, revokedTokensCollection } from './auth/revocations.js'
+import { UserService } from './auth/users.js'
+import { createResponseCache, type ResponseCache } from './cache/response-cache.js'
+import type { Config } from './config.js'
+import { AuditLog, auditCollection, auditIndexes } from './privacy/audit-log.js'
+import { Enrollments } from './privacy/enrollments.js'
+import { People } from './privacy/relations.js'
+import { ProtectedAccess } from './privacy/student-access.js'
+import { RecordService } from './records/service.js'
+import { connectRequestPathRedis } from './redis/client.js'
+import type { CompiledSchema } from './schema/index.js'
+import { SearchService } from './search/service.js'
+import { openStore } from './store/open.js'
+import type { IndexSpec, Store } from './store/port.js'
+
+/** Bookkeeping collections that hold no schema records, with the indexes their lookups need. */
+const systemCollections: Record<string, IndexSpec[]> = {
+  [revokedTokensCollection]: [{ fields: ['expires_at'] }],
+  [usageCollection]: [{ fields: ['key_id', 'at'] }],
+  [auditCollection]: auditIndexes,
+}
+
+export interface Services {
+  readonly store: Store
+  readonly keys: SigningKeys
+  readonly records: RecordService
+  readonly users: UserService
+  readonly revocations: Revocations
+  readonly apiKeys: ApiKeyService
+  readonly usage: UsageLog
+  readonly people: People
+  readonly auditLog: AuditLog
+  readonly enrollments: Enrollments
+  readonly protectedAccess: ProtectedAccess
+  /** The request-path Redis client (rate limits, sign-in state, one-time claims), or null. */
+  readonly redis: Redis | null
+  readonly oneTime: OneTimeClaims
+  readonly customTokens: CustomTokens
+  /** Single sign-on, when SAML is configured. */
+  readonly samlSignIn: SamlSignIn | null
+  readonly cache: ResponseCache
+  readonly search: SearchService
+  close(): Promise<void>
+}
+
+/** Single sign-on, loaded only when configured: node-saml and its XML stack are slow to import. */
+async function samlFor(settings: NonNullable<Config['saml']>, redis: Redis | null, prefix: string, oneTime: OneTimeClaims): Promise<SamlSignIn> {
+  const [{ createSamlSignIn }, { MemorySignInState, RedisSignInState }] = await Promise.all([import('./auth/saml/service.js'), import('./auth/saml/state.js')])
+  const state = redis ? new RedisSignInState(redis, prefix) : new MemorySignInState()
+  return createSamlSignIn(settings, state, oneTime).catch((error: unknown) => { redis?.disconnect(); throw error })
+}
+
+/** Opens the store (unless given one) and builds the services on it; `close` releases them in order. */
+export async function createServices(config: Config, schema: CompiledSchema, log: FastifyBaseLogger, given?: Store): Promise<Services> {
+  const names = [...schema.collections.map((c) => c.name), ...Object.keys(systemCollections)]
+  const store = given ?? await openStore(config, names)
+  for (const collection of schema.collections) await store.ensureIndexes(collection.name, collection.indexes)
+  for (const [name, indexes] of Object.entries(systemCollections)) await store.ensureIndexes(name, indexes)
+  const keys = await signingKeys(config)
+  const records = new RecordService(store, schema)
+  const users = new UserService(store, records)
+  const revocations = new Revocations(store)
+  const apiKeys = new ApiKeyService(store, records, users)
+  const usage = new UsageLog(store, log)
+  const people = new People(records, schema)
+  const auditLog = new AuditLog(store)
+  const enrollments = new Enrollments(records, schema)
+  const protectedAccess = new ProtectedAccess(records, people, schema)
+  // Only a shared MongoDB store has writers this process does not hear of; one process owns an embedded store.
+  const search = new SearchService(records, schema, log, config.searchRefreshMs ?? (store.kind === 'mongodb' ? 60_000 : 0))
+  await search.start()
+  // The command timeout counts from sending to handling the reply, so it also measures this process's
+  // own event-loop lag; ten concurrent SAML callbacks alone lag it by about half a second.
+  const redis = config.redisUrl ? await connectRequestPathRedis(config.redisUrl, 'api', { commandTimeout: 3000 }) : null
+  const oneTime = oneTimeClaims(store, redis, config.redisPrefix)
+  const samlSignIn = config.saml ? await samlFor(config.saml, redis, config.redisPrefix, oneTime) : null
+  const customTokens = new CustomTokens(keys, config, oneTime)
+  const cache = await createResponseCache(config, log)
+  records.onChange((change) => cache.invalidate(change.collection))
+  return {
+    store, keys, records, users, revocations, apiKeys, usage, people, auditLog, enrollments, protectedAccess,
+    redis, oneTime, customTokens, samlSignIn, cache, search,
+    async close() {
+      search.close()
+      await usage.close()
+      revocations.close()
+      await cache.close()
+      if (redis) await redis.quit().catch(() => redis.disconnect())
+      if (!given) await store.close()
+    },
+  }
+}

@@ -1,0 +1,130 @@
+import type { Datastore } from './datastore.js'
+import { assertUpdate } from '../filter-check.js'
+import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type IndexSpec, type Update } from '../port.js'
+import { compile, copyOf, indexable, sortDocs } from './query.js'
+import { translateFilter } from './translate.js'
+
+interface UniqueViolation { errorType: 'uniqueViolated' }
+
+function isUniqueViolation(error: unknown): error is UniqueViolation {
+  return typeof error === 'object' && error !== null && (error as UniqueViolation).errorType === 'uniqueViolated'
+}
+
+/** nedb's per-field indexes, which answer equality and membership without a scan. */
+interface Indexes<T> {
+  readonly indexes: Record<string, { getMatching(values: unknown): T[] }>
+}
+
+export class NedbCollection<T extends Doc> implements Collection<T> {
+  private readonly uniqueIndexes: IndexSpec[] = []
+
+  /** `loaded` resolves once nedb has read its file: reads bypass nedb's queue, so they wait for it here. */
+  constructor(readonly name: string, readonly db: Datastore<T>, private readonly loaded: Promise<void>) {}
+
+  /** The documents a filter can match, from an index when a top-level condition allows it. */
+  private candidates(filter: Filter): T[] {
+    const { indexes } = this.db as unknown as Indexes<T>
+    const usable = indexable(filter).find(({ field }) => indexes[field])
+    return usable ? indexes[usable.field]!.getMatching(usable.values) : this.db.getAllData()
+  }
+
+  private matching(filter: Filter): T[] {
+    const predicate = compile(filter)
+    return this.candidates(filter).filter(predicate)
+  }
+
+  async ensureIndex(index: IndexSpec): Promise<void> {
+    const fieldName = index.fields.length === 1 ? index.fields[0]! : [...index.fields]
+    await this.db.ensureIndexAsync({ fieldName, unique: index.unique ?? false, sparse: index.sparse ?? false })
+    const known = this.uniqueIndexes.some((u) => u.fields.join() === index.fields.join())
+    if (index.unique && !known) this.uniqueIndexes.push(index)
+  }
+
+  /**
+   * nedb's unique-violation error names the value, not the index; find the index it came from. An
+   * update keeps its document's `_id`, so only an insert can collide on it.
+   */
+  private duplicate(doc: Doc, inserting = true): DuplicateKeyError {
+    if (inserting && this.db.getAllData().some((existing) => existing._id === doc._id)) return new DuplicateKeyError(this.name, ['_id'])
+    for (const index of this.uniqueIndexes) {
+      const taken = this.db.getAllData().some((existing) =>
+        existing._id !== doc._id && index.fields.every((field) => doc[field] !== undefined && existing[field] === doc[field]))
+      if (taken) return new DuplicateKeyError(this.name, index.fields)
+    }
+    return new DuplicateKeyError(this.name, [])
+  }
+
+  async insertOne(doc: T): Promise<void> {
+    try {
+      await this.db.insertAsync(doc)
+    } catch (error) {
+      if (isUniqueViolation(error)) throw this.duplicate(doc)
+      throw error
+    }
+  }
+
+  findById(id: string, options?: Pick<FindOptions, 'omit'>): Promise<T | null> {
+    return this.findOne({ _id: id }, options)
+  }
+
+  async findOne(filter: Filter, options?: Pick<FindOptions, 'omit' | 'sort'>): Promise<T | null> {
+    const [doc] = await this.find(filter, { ...options, limit: 1 })
+    return doc ?? null
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    await this.loaded
+    let docs = this.matching(filter)
+    if (options.sort?.length) docs = sortDocs(docs, options.sort)
+    const start = options.skip ?? 0
+    const page = docs.slice(start, options.limit ? start + options.limit : undefined)
+    return page.map((doc) => copyOf(doc, options.omit))
+  }
+
+  async count(filter: Filter): Promise<number> {
+    await this.loaded
+    return this.matching(filter).length
+  }
+
+  async updateOne(filter: Filter, update: Update): Promise<T | null> {
+    assertUpdate(update)
+    try {
+      const { affectedDocuments } = await this.db.updateAsync(translateFilter(filter), update, { multi: false, returnUpdatedDocs: true })
+      return (affectedDocuments as T | null) ?? null
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        const current = await this.findOne(filter)
+        throw this.duplicate({ ...current, ...update.$set } as Doc, false)
+      }
+      throw error
+    }
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<number> {
+    assertUpdate(update)
+    const { numAffected } = await this.db.updateAsync(translateFilter(filter), update, { multi: true })
+    return numAffected
+  }
+
+  async upsertOne(filter: Filter, doc: T): Promise<void> {
+    const { _id, ...fields } = doc
+    for (let attempt = 0; ; attempt++) {
+      if (await this.updateOne(filter, { $set: fields })) return
+      try {
+        await this.insertOne(doc)
+        return
+      } catch (error) {
+        // A concurrent upsert inserted first: apply ours as an update on the next pass.
+        if (!(error instanceof DuplicateKeyError) || attempt > 0) throw error
+      }
+    }
+  }
+
+  async deleteOne(filter: Filter): Promise<number> {
+    return await this.db.removeAsync(translateFilter(filter), { multi: false })
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    return await this.db.removeAsync(translateFilter(filter), { multi: true })
+  }
+}

@@ -1,0 +1,147 @@
+import { assertFilter, escapeRegExp } from '../filter-check.js'
+import type { Doc, Filter, Operators, Scalar, SortSpec } from '../port.js'
+
+/**
+ * Reads on the embedded store, evaluated in memory over nedb's documents. nedb's own cursor deep-copies
+ * every match and re-reads dotted paths at each comparison of a sort, which made a sorted page of 50
+ * people cost milliseconds; here the filter is compiled once into a predicate with MongoDB's semantics,
+ * a sort compares precomputed keys, and only the documents returned are copied.
+ */
+
+type Predicate = (doc: Doc) => boolean
+
+/** The values at a dotted path; through an array, the values of each element (MongoDB's reading). */
+export function valuesAt(doc: unknown, path: readonly string[], from = 0): unknown[] {
+  if (from === path.length) return [doc]
+  if (doc === null || typeof doc !== 'object') return []
+  if (Array.isArray(doc)) return doc.flatMap((item) => valuesAt(item, path, from))
+  const next = (doc as Record<string, unknown>)[path[from]!]
+  if (next === undefined) return []
+  return valuesAt(next, path, from + 1)
+}
+
+/** A field's candidate values for matching: an array field offers each element (and the array itself is not a scalar). */
+function candidates(doc: Doc, path: readonly string[]): unknown[] {
+  return valuesAt(doc, path).flatMap((value) => (Array.isArray(value) ? value : [value]))
+}
+
+function comparable(a: unknown, b: Scalar): boolean {
+  return (typeof a === 'string' && typeof b === 'string') || (typeof a === 'number' && typeof b === 'number')
+}
+
+function fieldPredicate(field: string, condition: Scalar | Operators): Predicate {
+  const path = field.split('.')
+  if (typeof condition !== 'object') return (doc) => candidates(doc, path).includes(condition)
+  const tests: Predicate[] = []
+  for (const [op, operand] of Object.entries(condition)) {
+    if (operand === undefined) continue
+    switch (op) {
+      case '$eq': tests.push((doc) => candidates(doc, path).includes(operand)); break
+      case '$ne': tests.push((doc) => !candidates(doc, path).includes(operand)); break
+      case '$in': {
+        const set = new Set(operand as Scalar[])
+        tests.push((doc) => candidates(doc, path).some((v) => set.has(v as Scalar)))
+        break
+      }
+      case '$nin': {
+        const set = new Set(operand as Scalar[])
+        tests.push((doc) => !candidates(doc, path).some((v) => set.has(v as Scalar)))
+        break
+      }
+      case '$gt': tests.push((doc) => candidates(doc, path).some((v) => comparable(v, operand) && (v as Scalar) > operand)); break
+      case '$gte': tests.push((doc) => candidates(doc, path).some((v) => comparable(v, operand) && (v as Scalar) >= operand)); break
+      case '$lt': tests.push((doc) => candidates(doc, path).some((v) => comparable(v, operand) && (v as Scalar) < operand)); break
+      case '$lte': tests.push((doc) => candidates(doc, path).some((v) => comparable(v, operand) && (v as Scalar) <= operand)); break
+      case '$exists': tests.push((doc) => (valuesAt(doc, path).length > 0) === operand); break
+      case '$prefix':
+      case '$iprefix': {
+        const pattern = new RegExp(`^${escapeRegExp(operand as string)}`, op === '$iprefix' ? 'iu' : 'u')
+        tests.push((doc) => candidates(doc, path).some((v) => typeof v === 'string' && pattern.test(v)))
+        break
+      }
+      default: throw new TypeError(`unsupported operator ${op}`)
+    }
+  }
+  return (doc) => tests.every((test) => test(doc))
+}
+
+function compileInner(filter: Filter): Predicate {
+  const parts: Predicate[] = []
+  for (const [key, value] of Object.entries(filter)) {
+    if (value === undefined) continue
+    if (key === '$or') {
+      const any = (value as Filter[]).map(compileInner)
+      parts.push((doc) => any.some((p) => p(doc)))
+    } else if (key === '$and') {
+      const all = (value as Filter[]).map(compileInner)
+      parts.push((doc) => all.every((p) => p(doc)))
+    } else {
+      parts.push(fieldPredicate(key, value as Scalar | Operators))
+    }
+  }
+  return (doc) => parts.every((p) => p(doc))
+}
+
+export function compile(filter: Filter): Predicate {
+  assertFilter(filter)
+  return compileInner(filter)
+}
+
+/** A top-level condition an index can answer: the field and the values it may hold. */
+export function indexable(filter: Filter): { field: string; values: Scalar[] }[] {
+  const found: { field: string; values: Scalar[] }[] = []
+  for (const [field, condition] of Object.entries(filter)) {
+    if (field.startsWith('$') || condition === undefined) continue
+    if (typeof condition !== 'object') found.push({ field, values: [condition as Scalar] })
+    else if ('$eq' in condition && condition.$eq !== undefined) found.push({ field, values: [condition.$eq] })
+    else if ('$in' in condition && Array.isArray(condition.$in)) found.push({ field, values: [...condition.$in] })
+  }
+  return found
+}
+
+/** Missing values first, then numbers, then strings, then the rest: the order MongoDB and nedb share. */
+function rank(value: unknown): number {
+  if (value === undefined || value === null) return 0
+  if (typeof value === 'number') return 1
+  if (typeof value === 'string') return 2
+  return 3
+}
+
+function compareValues(a: unknown, b: unknown): number {
+  const ra = rank(a)
+  const rb = rank(b)
+  if (ra !== rb) return ra - rb
+  if (ra === 1 || ra === 2) return (a as Scalar) < (b as Scalar) ? -1 : (a as Scalar) > (b as Scalar) ? 1 : 0
+  return 0
+}
+
+/** Sorts by precomputed keys, each read once per document. */
+export function sortDocs<T extends Doc>(docs: readonly T[], sort: SortSpec): T[] {
+  const paths = sort.map(([field]) => field.split('.'))
+  const keyed = docs.map((doc) => ({ doc, keys: paths.map((path) => valuesAt(doc, path)[0]) }))
+  keyed.sort((x, y) => {
+    for (let i = 0; i < sort.length; i++) {
+      const order = compareValues(x.keys[i], y.keys[i])
+      if (order !== 0) return order * sort[i]![1]
+    }
+    return 0
+  })
+  return keyed.map((entry) => entry.doc)
+}
+
+/** A copy of a stored document (plain JSON values), without the omitted top-level fields. */
+export function copyOf<T extends Doc>(doc: T, omit?: readonly string[]): T {
+  const copy = clone(doc) as T
+  if (omit) for (const field of omit) delete copy[field]
+  return copy
+}
+
+function clone(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(clone)
+  if (value !== null && typeof value === 'object') {
+    const copy: Record<string, unknown> = {}
+    for (const key of Object.keys(value)) copy[key] = clone((value as Record<string, unknown>)[key])
+    return copy
+  }
+  return value
+}

@@ -1,0 +1,69 @@
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { Datastore } from './datastore.js'
+import type { Collection, Doc, IndexSpec, Store } from '../port.js'
+import { NedbCollection } from './collection.js'
+
+const compactionIntervalMs = 10 * 60 * 1000
+
+/**
+ * The embedded store: one append-only nedb file per collection under the data directory. Every
+ * acknowledged write has been appended to its file before the promise resolves, so it survives the
+ * process being killed (not a power cut: appends are not fsynced). Files are rewritten compactly
+ * (write, fsync, rename) when loaded, every ten minutes and on close.
+ *
+ * Reads are answered in memory (see query.ts); writes go through nedb, one at a time per collection.
+ *
+ * One process owns a data directory: a second writer's compaction would drop the first one's appends.
+ */
+export class EmbeddedStore implements Store {
+  readonly kind = 'embedded'
+  private readonly collections = new Map<string, { collection: NedbCollection<Doc>; loaded: Promise<void> }>()
+  // Unref'd so that a store someone forgot to close never keeps the process alive on its own.
+  private readonly compaction = setInterval(() => void this.compact().catch(() => {}), compactionIntervalMs).unref()
+
+  private constructor(private readonly dir: string) {}
+
+  private async compact(): Promise<void> {
+    for (const { collection, loaded } of this.collections.values()) {
+      await loaded
+      await collection.db.compactDatafileAsync()
+    }
+  }
+
+  static async open(dir: string, names: readonly string[] = []): Promise<EmbeddedStore> {
+    await mkdir(dir, { recursive: true })
+    const store = new EmbeddedStore(dir)
+    await Promise.all(names.map((name) => store.entry(name).loaded))
+    return store
+  }
+
+  /** nedb buffers commands until its file is loaded, so a collection is usable as soon as it exists. */
+  private entry(name: string) {
+    let entry = this.collections.get(name)
+    if (!entry) {
+      const db = new Datastore<Doc>({ filename: join(this.dir, `${name}.db`) })
+      const loaded = db.loadDatabaseAsync()
+      entry = { collection: new NedbCollection(name, db, loaded), loaded }
+      this.collections.set(name, entry)
+    }
+    return entry
+  }
+
+  collection<T extends Doc = Doc>(name: string): Collection<T> {
+    return this.entry(name).collection as unknown as Collection<T>
+  }
+
+  async ensureIndexes(name: string, indexes: readonly IndexSpec[]): Promise<void> {
+    const { collection, loaded } = this.entry(name)
+    await loaded
+    for (const index of indexes) await collection.ensureIndex(index)
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {
+    clearInterval(this.compaction)
+    await this.compact()
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The record store port. Domain and route code speak only this interface; the embedded (nedb) and
+ * MongoDB adapters implement it identically, which the contract suite in test/store checks.
+ *
+ * The filter and update languages are the subset of MongoDB's that both adapters implement with the
+ * same meaning. Anything outside it (`$where`, `$regex`, `$expr`, unknown operators) does not type-check,
+ * and the adapters reject it at run time as well, so no filter can smuggle in server-side code.
+ */
+
+export type Scalar = string | number | boolean
+
+export interface Operators {
+  readonly $eq?: Scalar
+  /** Matches documents whose field is absent or differs; on an array field, none of its elements may equal it. */
+  readonly $ne?: Scalar
+  /** On an array field, matches when any element is in the list. */
+  readonly $in?: readonly Scalar[]
+  readonly $nin?: readonly Scalar[]
+  readonly $gt?: string | number
+  readonly $gte?: string | number
+  readonly $lt?: string | number
+  readonly $lte?: string | number
+  /** True when the field is present (an empty array counts as present). */
+  readonly $exists?: boolean
+  /** Case-sensitive prefix match on a string (or any element of an array of strings). */
+  readonly $prefix?: string
+  /** Case-insensitive prefix match. */
+  readonly $iprefix?: string
+}
+
+export type Condition = Scalar | Operators
+
+/** A filter: fields to conditions, combined with `$or` / `$and`. Field names may use dot notation. */
+export type Filter = {
+  readonly $or?: readonly Filter[]
+  readonly $and?: readonly Filter[]
+} & { readonly [field: `$${string}`]: readonly Filter[] | undefined } & {
+  readonly [field: string]: Condition | readonly Filter[] | undefined
+}
+
+export interface Update {
+  readonly $set?: Readonly<Record<string, unknown>>
+  readonly $unset?: Readonly<Record<string, true>>
+  readonly $inc?: Readonly<Record<string, number>>
+  readonly $push?: Readonly<Record<string, unknown>>
+}
+
+export type SortSpec = ReadonlyArray<readonly [field: string, direction: 1 | -1]>
+
+export interface FindOptions {
+  readonly sort?: SortSpec
+  readonly skip?: number
+  readonly limit?: number
+  /** Fields to leave out of the returned documents. */
+  readonly omit?: readonly string[]
+}
+
+export interface Doc {
+  _id: string
+  [field: string]: unknown
+}
+
+export interface IndexSpec {
+  readonly fields: readonly string[]
+  readonly unique?: boolean
+  /** Unique only among documents that have the field. */
+  readonly sparse?: boolean
+}
+
+export interface Collection<T extends Doc = Doc> {
+  readonly name: string
+  /** Fails with DuplicateKeyError when `_id` or a unique index is taken. */
+  insertOne(doc: T): Promise<void>
+  findById(id: string, options?: Pick<FindOptions, 'omit'>): Promise<T | null>
+  findOne(filter: Filter, options?: Pick<FindOptions, 'omit' | 'sort'>): Promise<T | null>
+  find(filter: Filter, options?: FindOptions): Promise<T[]>
+  count(filter: Filter): Promise<number>
+  /**
+   * Updates the first document matching the filter and returns it as it is after the update, or null
+   * when nothing matched. A filter on `_id` and `_version` makes this a compare-and-set: of concurrent
+   * writers holding the same version exactly one succeeds.
+   */
+  updateOne(filter: Filter, update: Update): Promise<T | null>
+  updateMany(filter: Filter, update: Update): Promise<number>
+  /** Inserts the document when no document matches the filter, else applies `$set` of its fields. */
+  upsertOne(filter: Filter, doc: T): Promise<void>
+  deleteOne(filter: Filter): Promise<number>
+  deleteMany(filter: Filter): Promise<number>
+}
+
+export interface Store {
+  readonly kind: 'embedded' | 'mongodb'
+  collection<T extends Doc = Doc>(name: string): Collection<T>
+  /** Creates the indexes if missing; running it again changes nothing. */
+  ensureIndexes(collection: string, indexes: readonly IndexSpec[]): Promise<void>
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+export class DuplicateKeyError extends Error {
+  constructor(
+    readonly collection: string,
+    /** The fields of the violated index, when the adapter can tell. */
+    readonly fields: readonly string[],
+  ) {
+    super(`duplicate key in ${collection}${fields.length ? ` (${fields.join(', ')})` : ''}`)
+    this.name = 'DuplicateKeyError'
+  }
+}
+
+export class StoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('the record store is unavailable', { cause })
+    this.name = 'StoreUnavailableError'
+  }
+}
+
+/**
+ * A filter on a field whose name is only known at run time (it comes from the class schema). Field names
+ * beginning with `$` are refused, as the adapters refuse them too.
+ */
+export function where(field: string, condition: Condition, rest: Filter = {}): Filter {
+  if (field.startsWith('$')) throw new TypeError(`${field} is not a field name`)
+  return { ...rest, [field]: condition } as Filter
+}
