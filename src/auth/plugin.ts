@@ -3,11 +3,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../config.js'
 import { AppError, ForbiddenError, UnauthorizedError } from '../errors.js'
+import type { Store } from '../store/port.js'
+import { digest } from './api-keys/format.js'
 import type { ApiKeyService } from './api-keys/service.js'
 import type { UsageLog } from './api-keys/usage.js'
 import { credentialOf } from './credentials.js'
 import type { SigningKeys } from './keys.js'
 import { describePolicy, type Permission, type Policy, type Role } from './permissions.js'
+import { PrincipalCache } from './principal-cache.js'
 import type { Revocations } from './revocations.js'
 import { signOptions, verifyOptions, type IdTokenClaims } from './tokens.js'
 import type { GroupRecord, UserRecord, UserService } from './users.js'
@@ -52,6 +55,13 @@ export interface AuthOptions {
   readonly revocations: Revocations
   readonly apiKeys: ApiKeyService
   readonly usage: UsageLog
+  readonly store: Store
+}
+
+/** A principal and how long its credential stays valid. */
+interface Identified {
+  readonly principal: Principal
+  readonly validUntil: number
 }
 
 function openToKeys(policy: Policy): boolean {
@@ -66,7 +76,7 @@ function principalFrom(user: UserRecord, permissions: ReadonlySet<Permission>, g
   }
 }
 
-async function bearerPrincipal(request: FastifyRequest, { users, revocations, config }: AuthOptions): Promise<Principal> {
+async function bearerPrincipal(request: FastifyRequest, { users, revocations, config }: AuthOptions): Promise<Identified> {
   let claims: IdTokenClaims
   try {
     claims = await request.jwtVerify<IdTokenClaims>()
@@ -78,18 +88,20 @@ async function bearerPrincipal(request: FastifyRequest, { users, revocations, co
   const user = await users.fromToken(claims)
   if (!user) throw new UnauthorizedError('Invalid or expired token')
   const { permissions, groups } = await users.access(user)
-  return principalFrom(user, permissions, groups, { token: { id: claims.jti, expiresAt: new Date(claims.exp * 1000) } })
+  const expiresAt = new Date(claims.exp * 1000)
+  return { principal: principalFrom(user, permissions, groups, { token: { id: claims.jti, expiresAt } }), validUntil: expiresAt.getTime() }
 }
 
-async function keyPrincipal(key: string, { apiKeys, users }: AuthOptions): Promise<Principal> {
+async function keyPrincipal(key: string, { apiKeys, users }: AuthOptions): Promise<Identified> {
   const { key: record, owner } = await apiKeys.verify(key)
   const { permissions: held, groups } = await users.access(owner)
   // A key never grants more than its owner holds now: demoting the owner shrinks the key.
   const permissions = new Set(record.permissions.filter((p) => held.has(p)))
-  return { ...principalFrom(owner, permissions, groups, { apiKey: { id: record._id, prefix: record.prefix } }), kind: 'api-key' }
+  const principal: Principal = { ...principalFrom(owner, permissions, groups, { apiKey: { id: record._id, prefix: record.prefix } }), kind: 'api-key' }
+  return { principal, validUntil: Date.parse(record.expires_at) }
 }
 
-async function identify(request: FastifyRequest, policy: Policy, options: AuthOptions): Promise<Principal> {
+async function identify(request: FastifyRequest, policy: Policy, options: AuthOptions, cache: PrincipalCache): Promise<Principal> {
   const credential = credentialOf(request)
   switch (credential.kind) {
     case 'none':
@@ -97,10 +109,21 @@ async function identify(request: FastifyRequest, policy: Policy, options: AuthOp
     case 'api-key-miscased':
       throw new UnauthorizedError('API key required')
     case 'bearer':
-      return bearerPrincipal(request, options)
+      return cached(cache, `bearer ${request.headers.authorization}`, () => bearerPrincipal(request, options))
     case 'api-key':
-      return keyPrincipal(credential.key, options)
+      // Keyed by the digest, so no plaintext key outlives its request in memory.
+      return cached(cache, `key ${digest(credential.key)}`, () => keyPrincipal(credential.key, options))
   }
+}
+
+/** Only a credential that was accepted is remembered; a refused one is checked again every time. */
+async function cached(cache: PrincipalCache, credential: string, establish: () => Promise<Identified>): Promise<Principal> {
+  const known = cache.get(credential)
+  if (known) return known
+  const stamp = cache.stamp()
+  const { principal, validUntil } = await establish()
+  cache.set(credential, principal, stamp, validUntil)
+  return principal
 }
 
 function authorize(policy: Policy, principal: Principal): void {
@@ -126,6 +149,7 @@ function authorize(policy: Policy, principal: Principal): void {
  */
 async function auth(app: FastifyInstance, options: AuthOptions) {
   const { config, keys, usage } = options
+  const principals = new PrincipalCache(options.store.writeCounts)
   await app.register(fastifyJwt, {
     secret: keys.algorithm === 'RS256' ? { private: keys.signKey, public: keys.verifyKey } : keys.signKey,
     sign: signOptions(keys, config),
@@ -149,7 +173,7 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
     const policy = request.routeOptions.config.policy
     if (!policy || policy.kind === 'public') return
     try {
-      request.principal = await identify(request, policy, options)
+      request.principal = await identify(request, policy, options, principals)
     } catch (error) {
       if (!(error instanceof AppError)) throw error
       request.authFailure = error

@@ -88,8 +88,18 @@ export interface Collection<T extends Doc = Doc> {
   deleteMany(filter: Filter): Promise<number>
 }
 
+/**
+ * How many writes each collection has had in this process. Only a store that this process alone writes
+ * (the embedded one) offers it: an unchanged count then proves an in-process copy of what was read is
+ * still current. A count moves once the write is visible to reads.
+ */
+export interface WriteCounts {
+  of(collection: string): number
+}
+
 export interface Store {
   readonly kind: 'embedded' | 'mongodb'
+  readonly writeCounts?: WriteCounts
   collection<T extends Doc = Doc>(name: string): Collection<T>
   /** Creates the indexes if missing; running it again changes nothing. */
   ensureIndexes(collection: string, indexes: readonly IndexSpec[]): Promise<void>

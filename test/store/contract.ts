@@ -110,6 +110,23 @@ export function storeContract(t: Test, open: (t: Test) => Promise<Store>): void 
     t.equal(first?._id, 'Row/d', 'findOne honours sort')
   })
 
+  t.test('a read after a write shows it, sorted or not', async (t) => {
+    const c = await seeded(t)
+    const order = async () => (await c.find({}, { sort: [['n', 1], ['_id', 1]] })).map((row) => row._id)
+    const before = await order()
+    await c.updateOne({ _id: before[0]! }, { $set: { n: 1000 } })
+    t.equal((await order()).at(-1), before[0], 'an update moves the record in the sorted order')
+    await c.deleteOne({ _id: before[1]! })
+    t.notOk((await order()).includes(before[1]!), 'a deleted record leaves the sorted order')
+    await c.insertOne({ _id: 'Row/z', n: -5, name: 'Zed' })
+    t.equal((await order())[0], 'Row/z', 'an inserted record takes its place')
+    t.equal(await c.count({}), before.length, 'count follows the writes')
+    t.same((await c.find({ name: 'Zed' })).map((row) => row._id), ['Row/z'])
+    t.equal((await c.findById('Row/z'))?.n, -5)
+    await c.updateMany({}, { $set: { flag: true } })
+    t.equal(await c.count({ flag: true }), before.length)
+  })
+
   t.test('duplicates are reported with the index fields', async (t) => {
     const store = await open(t)
     await store.ensureIndexes('people', [{ fields: ['email'], unique: true, sparse: true }, { fields: ['a', 'b'], unique: true }])

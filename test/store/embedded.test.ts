@@ -24,3 +24,26 @@ t.test('acknowledged writes are on disk when the store is opened again', async (
   stores.push(second)
   t.same(await second.collection('things').find({}), [{ _id: 'T/1', k: 2 }])
 })
+
+t.test('the embedded store counts each collection\'s writes once they are visible', async (t) => {
+  let store: EmbeddedStore | undefined
+  const dir = await tempDir(t, async () => store?.close())
+  store = await EmbeddedStore.open(dir)
+  const counts = store.writeCounts
+  const things = store.collection('things')
+  t.equal(counts.of('things'), 0)
+  await things.insertOne({ _id: 'T/1', k: 1 })
+  t.equal(counts.of('things'), 1, 'insert')
+  await things.updateOne({ _id: 'T/1' }, { $set: { k: 2 } })
+  await things.updateMany({}, { $set: { k: 3 } })
+  await things.upsertOne({ _id: 'T/2' }, { _id: 'T/2', k: 4 })
+  await things.deleteOne({ _id: 'T/2' })
+  await things.deleteMany({})
+  t.ok(counts.of('things') >= 6, 'every kind of write moves the count')
+  t.equal(counts.of('others'), 0, 'other collections keep theirs')
+  const pending = things.insertOne({ _id: 'T/3', k: 5 })
+  const seen = counts.of('things')
+  await pending
+  t.ok(counts.of('things') > seen, 'the count moves when the write settles')
+  t.same(await things.find({}), [{ _id: 'T/3', k: 5 }])
+})

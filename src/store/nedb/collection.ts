@@ -1,6 +1,6 @@
 import type { Datastore } from './datastore.js'
 import { assertUpdate } from '../filter-check.js'
-import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type IndexSpec, type Update } from '../port.js'
+import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type IndexSpec, type SortSpec, type Update } from '../port.js'
 import { compile, copyOf, indexable, sortDocs } from './query.js'
 import { translateFilter } from './translate.js'
 
@@ -15,22 +15,65 @@ interface Indexes<T> {
   readonly indexes: Record<string, { getMatching(values: unknown): T[] }>
 }
 
+/**
+ * What reads reuse between writes: every document (nedb rebuilds that list from its _id tree on each
+ * call) and, per sort asked for, every document in that order. Dropped by each write once it settles.
+ */
+interface View<T> {
+  readonly all: T[]
+  readonly sorted: Map<string, T[]>
+}
+
 export class NedbCollection<T extends Doc> implements Collection<T> {
   private readonly uniqueIndexes: IndexSpec[] = []
+  private view: View<T> | null = null
 
-  /** `loaded` resolves once nedb has read its file: reads bypass nedb's queue, so they wait for it here. */
-  constructor(readonly name: string, readonly db: Datastore<T>, private readonly loaded: Promise<void>) {}
+  /**
+   * `loaded` resolves once nedb has read its file: reads bypass nedb's queue, so they wait for it here.
+   * `wrote` is told after every write has settled, when its effect (if any) is visible to reads.
+   */
+  constructor(readonly name: string, readonly db: Datastore<T>, private readonly loaded: Promise<void>, private readonly wrote: () => void = () => {}) {}
 
-  /** The documents a filter can match, from an index when a top-level condition allows it. */
-  private candidates(filter: Filter): T[] {
-    const { indexes } = this.db as unknown as Indexes<T>
-    const usable = indexable(filter).find(({ field }) => indexes[field])
-    return usable ? indexes[usable.field]!.getMatching(usable.values) : this.db.getAllData()
+  private async writing<R>(write: () => Promise<R>): Promise<R> {
+    try {
+      return await write()
+    } finally {
+      this.view = null
+      this.wrote()
+    }
   }
 
-  private matching(filter: Filter): T[] {
+  private current(): View<T> {
+    return (this.view ??= { all: this.db.getAllData(), sorted: new Map() })
+  }
+
+  private sortedAll(sort: SortSpec): T[] {
+    const view = this.current()
+    const key = JSON.stringify(sort)
+    let sorted = view.sorted.get(key)
+    if (!sorted) view.sorted.set(key, (sorted = sortDocs(view.all, sort)))
+    return sorted
+  }
+
+  /** The documents a filter can match, from an index when a top-level condition allows it, else null. */
+  private fromIndex(filter: Filter): T[] | null {
+    const { indexes } = this.db as unknown as Indexes<T>
+    const usable = indexable(filter).find(({ field }) => indexes[field])
+    return usable ? indexes[usable.field]!.getMatching(usable.values) : null
+  }
+
+  /**
+   * Matches in the order asked for. Without an index to narrow the search, the collection's standing
+   * sorted view is filtered, which leaves nothing to sort; a few index matches are sorted as they are.
+   */
+  private matching(filter: Filter, sort?: SortSpec): T[] {
     const predicate = compile(filter)
-    return this.candidates(filter).filter(predicate)
+    const narrowed = this.fromIndex(filter)
+    if (narrowed) {
+      const found = narrowed.filter(predicate)
+      return sort?.length ? sortDocs(found, sort) : found
+    }
+    return (sort?.length ? this.sortedAll(sort) : this.current().all).filter(predicate)
   }
 
   async ensureIndex(index: IndexSpec): Promise<void> {
@@ -45,7 +88,7 @@ export class NedbCollection<T extends Doc> implements Collection<T> {
    * update keeps its document's `_id`, so only an insert can collide on it.
    */
   private duplicate(doc: Doc, inserting = true): DuplicateKeyError {
-    if (inserting && this.db.getAllData().some((existing) => existing._id === doc._id)) return new DuplicateKeyError(this.name, ['_id'])
+    if (inserting && this.current().all.some((existing) => existing._id === doc._id)) return new DuplicateKeyError(this.name, ['_id'])
     for (const index of this.uniqueIndexes) {
       const taken = this.db.getAllData().some((existing) =>
         existing._id !== doc._id && index.fields.every((field) => doc[field] !== undefined && existing[field] === doc[field]))
@@ -56,15 +99,18 @@ export class NedbCollection<T extends Doc> implements Collection<T> {
 
   async insertOne(doc: T): Promise<void> {
     try {
-      await this.db.insertAsync(doc)
+      await this.writing(() => this.db.insertAsync(doc))
     } catch (error) {
       if (isUniqueViolation(error)) throw this.duplicate(doc)
       throw error
     }
   }
 
-  findById(id: string, options?: Pick<FindOptions, 'omit'>): Promise<T | null> {
-    return this.findOne({ _id: id }, options)
+  async findById(id: string, options?: Pick<FindOptions, 'omit'>): Promise<T | null> {
+    if (typeof id !== 'string') return this.findOne({ _id: id }, options)
+    await this.loaded
+    const [doc] = (this.db as unknown as Indexes<T>).indexes._id!.getMatching(id)
+    return doc ? copyOf(doc, options?.omit) : null
   }
 
   async findOne(filter: Filter, options?: Pick<FindOptions, 'omit' | 'sort'>): Promise<T | null> {
@@ -74,8 +120,7 @@ export class NedbCollection<T extends Doc> implements Collection<T> {
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     await this.loaded
-    let docs = this.matching(filter)
-    if (options.sort?.length) docs = sortDocs(docs, options.sort)
+    const docs = this.matching(filter, options.sort)
     const start = options.skip ?? 0
     const page = docs.slice(start, options.limit ? start + options.limit : undefined)
     return page.map((doc) => copyOf(doc, options.omit))
@@ -89,7 +134,7 @@ export class NedbCollection<T extends Doc> implements Collection<T> {
   async updateOne(filter: Filter, update: Update): Promise<T | null> {
     assertUpdate(update)
     try {
-      const { affectedDocuments } = await this.db.updateAsync(translateFilter(filter), update, { multi: false, returnUpdatedDocs: true })
+      const { affectedDocuments } = await this.writing(() => this.db.updateAsync(translateFilter(filter), update, { multi: false, returnUpdatedDocs: true }))
       return (affectedDocuments as T | null) ?? null
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -102,7 +147,7 @@ export class NedbCollection<T extends Doc> implements Collection<T> {
 
   async updateMany(filter: Filter, update: Update): Promise<number> {
     assertUpdate(update)
-    const { numAffected } = await this.db.updateAsync(translateFilter(filter), update, { multi: true })
+    const { numAffected } = await this.writing(() => this.db.updateAsync(translateFilter(filter), update, { multi: true }))
     return numAffected
   }
 
@@ -121,10 +166,10 @@ export class NedbCollection<T extends Doc> implements Collection<T> {
   }
 
   async deleteOne(filter: Filter): Promise<number> {
-    return await this.db.removeAsync(translateFilter(filter), { multi: false })
+    return await this.writing(() => this.db.removeAsync(translateFilter(filter), { multi: false }))
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    return await this.db.removeAsync(translateFilter(filter), { multi: true })
+    return await this.writing(() => this.db.removeAsync(translateFilter(filter), { multi: true }))
   }
 }

@@ -118,7 +118,9 @@ function compareValues(a: unknown, b: unknown): number {
 /** Sorts by precomputed keys, each read once per document. */
 export function sortDocs<T extends Doc>(docs: readonly T[], sort: SortSpec): T[] {
   const paths = sort.map(([field]) => field.split('.'))
-  const keyed = docs.map((doc) => ({ doc, keys: paths.map((path) => valuesAt(doc, path)[0]) }))
+  // valuesAt(doc, [field])[0] is the field's value itself; reading it directly spares a list per document.
+  const keyOf = (doc: T, path: readonly string[]) => (path.length === 1 ? doc[path[0]!] : valuesAt(doc, path)[0])
+  const keyed = docs.map((doc) => ({ doc, keys: paths.map((path) => keyOf(doc, path)) }))
   keyed.sort((x, y) => {
     for (let i = 0; i < sort.length; i++) {
       const order = compareValues(x.keys[i], y.keys[i])
@@ -131,9 +133,10 @@ export function sortDocs<T extends Doc>(docs: readonly T[], sort: SortSpec): T[]
 
 /** A copy of a stored document (plain JSON values), without the omitted top-level fields. */
 export function copyOf<T extends Doc>(doc: T, omit?: readonly string[]): T {
-  const copy = clone(doc) as T
-  if (omit) for (const field of omit) delete copy[field]
-  return copy
+  if (!omit?.length) return clone(doc) as T
+  const copy: Record<string, unknown> = {}
+  for (const key of Object.keys(doc)) if (!omit.includes(key)) copy[key] = clone(doc[key])
+  return copy as T
 }
 
 function clone(value: unknown): unknown {

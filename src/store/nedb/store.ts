@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Datastore } from './datastore.js'
-import type { Collection, Doc, IndexSpec, Store } from '../port.js'
+import type { Collection, Doc, IndexSpec, Store, WriteCounts } from '../port.js'
 import { NedbCollection } from './collection.js'
 
 const compactionIntervalMs = 10 * 60 * 1000
@@ -18,6 +18,8 @@ const compactionIntervalMs = 10 * 60 * 1000
  */
 export class EmbeddedStore implements Store {
   readonly kind = 'embedded'
+  private readonly counts = new Map<string, number>()
+  readonly writeCounts: WriteCounts = { of: (name) => this.counts.get(name) ?? 0 }
   private readonly collections = new Map<string, { collection: NedbCollection<Doc>; loaded: Promise<void> }>()
   // Unref'd so that a store someone forgot to close never keeps the process alive on its own.
   private readonly compaction = setInterval(() => void this.compact().catch(() => {}), compactionIntervalMs).unref()
@@ -44,7 +46,8 @@ export class EmbeddedStore implements Store {
     if (!entry) {
       const db = new Datastore<Doc>({ filename: join(this.dir, `${name}.db`) })
       const loaded = db.loadDatabaseAsync()
-      entry = { collection: new NedbCollection(name, db, loaded), loaded }
+      const wrote = () => void this.counts.set(name, (this.counts.get(name) ?? 0) + 1)
+      entry = { collection: new NedbCollection(name, db, loaded, wrote), loaded }
       this.collections.set(name, entry)
     }
     return entry

@@ -1,0 +1,48 @@
+import t from 'tap'
+import type { Principal } from '../../src/auth/plugin.js'
+import { PrincipalCache, principalSources } from '../../src/auth/principal-cache.js'
+
+const principal: Principal = { kind: 'user', userId: 'User/a', email: 'a@x.edu', role: 'faculty', permissions: new Set(), groups: [] }
+
+function counter() {
+  const counts = new Map<string, number>()
+  return { of: (name: string) => counts.get(name) ?? 0, bump: (name: string) => counts.set(name, (counts.get(name) ?? 0) + 1) }
+}
+
+t.test('a principal is reused until a source collection is written', async (t) => {
+  const counts = counter()
+  const cache = new PrincipalCache(counts, () => 1000)
+  cache.set('bearer x', principal, cache.stamp(), 5000)
+  t.equal(cache.get('bearer x'), principal)
+  counts.bump('courses')
+  t.equal(cache.get('bearer x'), principal, 'a write elsewhere changes nothing')
+  for (const source of principalSources) {
+    cache.set('bearer x', principal, cache.stamp(), 5000)
+    counts.bump(source)
+    t.equal(cache.get('bearer x'), undefined, `a write to ${source} drops it`)
+  }
+})
+
+t.test('a principal built while a source was being written is not reused after the write', async (t) => {
+  const counts = counter()
+  const cache = new PrincipalCache(counts, () => 1000)
+  const stamp = cache.stamp()
+  counts.bump('groups')
+  cache.set('bearer x', principal, stamp, 5000)
+  t.equal(cache.get('bearer x'), undefined)
+})
+
+t.test('never past the credential\'s own expiry', async (t) => {
+  let now = 1000
+  const cache = new PrincipalCache(counter(), () => now)
+  cache.set('key k', principal, cache.stamp(), 2000)
+  t.equal(cache.get('key k'), principal)
+  now = 2000
+  t.equal(cache.get('key k'), undefined)
+})
+
+t.test('without write counts (a shared store) nothing is cached', async (t) => {
+  const cache = new PrincipalCache(undefined)
+  cache.set('bearer x', principal, cache.stamp(), Date.now() + 60_000)
+  t.equal(cache.get('bearer x'), undefined)
+})
