@@ -24,7 +24,9 @@ import type { IndexSpec, Store } from './store/port.js'
 /** Bookkeeping collections that hold no schema records, with the indexes their lookups need. */
 const systemCollections: Record<string, IndexSpec[]> = {
   [revokedTokensCollection]: [{ fields: ['expires_at'] }],
-  [usageCollection]: [{ fields: ['key_id', 'at'] }],
+  // key_id alone: the embedded store files each new entry under its key's node, where a (key_id, at)
+  // index would place every entry in a deep tree of compound keys, at a cost to each keyed request.
+  [usageCollection]: [{ fields: ['key_id'] }],
   [auditCollection]: auditIndexes,
 }
 

@@ -1,4 +1,12 @@
+import type { DegreeAuditBench } from './degree-audit.js'
 import type { LoadOptions, LoadResult } from './load.js'
+import { personByKey, personByToken } from './scenarios.js'
+
+export interface SearchFigures {
+  readonly scale: number
+  readonly documents: number
+  readonly runs: readonly { readonly concurrency: number; readonly faculty: { readonly p95: number; readonly p99: number }; readonly admin: { readonly p95: number; readonly p99: number } }[]
+}
 
 export interface BenchReport {
   readonly machine: string
@@ -8,25 +16,71 @@ export interface BenchReport {
   readonly readyMs: number
   readonly rssMb: number
   readonly peakRssMb: number
+  readonly degreeAudit: DegreeAuditBench
+  readonly search: SearchFigures | null
 }
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+const verdict = (met: boolean) => (met ? 'met' : 'missed')
+const percent = (fraction: number) => `${(fraction * 100).toFixed(0)}%`
 
-/** A Markdown table: requests per second, latency percentiles and the ratio to the bare baseline. */
-export function report(r: BenchReport): string {
+function throughput(r: BenchReport): string[] {
   const rows = [r.baseline as BenchReport['results'][number], ...r.results].map((x) => {
     const ratio = x.rps / r.baseline.rps
-    const target = x.target === undefined ? '' : `≥ ${x.target * 100}%: ${ratio >= x.target ? 'met' : 'missed'}`
-    return `| ${x.name} | ${fmt(x.rps)} | ${fmt(x.p50, 1)} | ${fmt(x.p99, 1)} | ${(ratio * 100).toFixed(0)}% | ${target} | ${x.errors} |`
+    const target = x.target === undefined ? '' : `≥ ${percent(x.target)}: ${verdict(ratio >= x.target)}`
+    return `| ${x.name} | ${fmt(x.rps)} | ${fmt(x.p50, 1)} | ${fmt(x.p99, 1)} | ${percent(ratio)} | ${x.cpuUs === undefined ? '' : fmt(x.cpuUs)} | ${target} | ${x.errors} |`
   })
+  return [
+    '| scenario | req/s | p50 ms | p99 ms | of bare | server CPU µs/req | target | errors |',
+    '|---|---:|---:|---:|---:|---:|---|---:|',
+    ...rows,
+  ]
+}
+
+/** What verifying an API key adds to the same read by bearer token, by server CPU and by throughput. */
+function keyCost(r: BenchReport): string[] {
+  const bearer = r.results.find((x) => x.name === personByToken)
+  const key = r.results.find((x) => x.name === personByKey)
+  if (!bearer || !key) return []
+  const byThroughput = bearer.rps / key.rps - 1
+  const byCpu = bearer.cpuUs && key.cpuUs ? key.cpuUs / bearer.cpuUs - 1 : undefined
+  return [
+    '',
+    `API key against bearer token on GET /api/people/:id: ${byCpu === undefined ? '' : `${percent(byCpu)} more server CPU per request, `}` +
+    `${percent(byThroughput)} more time per request by throughput (target ≤ 15%: ${verdict((byCpu ?? byThroughput) <= 0.15)}).`,
+  ]
+}
+
+function degreeAudit(d: DegreeAuditBench): string[] {
+  const ms = (n: number) => n.toFixed(3)
+  return [
+    '',
+    `Degree audit engine, ${d.courses_per_student} completed courses against ${d.rules} rules, ${d.iterations} audits of ${d.students} students: ` +
+    `p50 ${ms(d.p50)} ms, p95 ${ms(d.p95)} ms, p99 ${ms(d.p99)} ms (CPU p95 ${ms(d.cpu_p95)} ms; target p95 ≤ ${d.target_p95} ms: ${verdict(d.p95 <= d.target_p95)}); ` +
+    `${d.optimal}/${d.students} exact, ${d.better_than_first_fit}/${d.students} better than first-fit.`,
+  ]
+}
+
+function search(s: SearchFigures | null): string[] {
+  if (!s) return []
+  return [
+    '',
+    `Search, GET /api/search/all?q=<prefix> on the sample department at scale ${s.scale} (${fmt(s.documents)} documents; details in bench-results/search.md):`,
+    ...s.runs.map((run) => `- ${run.concurrency} in flight: p95 ${run.faculty.p95} ms as faculty, ${run.admin.p95} ms as admin (target p95 ≤ 10 ms: ${verdict(Math.max(run.faculty.p95, run.admin.p95) <= 10)})`),
+  ]
+}
+
+/** A Markdown report: throughput beside the bare baseline, then each issue's own figures against its target. */
+export function report(r: BenchReport): string {
   return [
     `Machine: ${r.machine}. Load: autocannon, ${r.options.connections} connections, ${r.options.durationSeconds} s per scenario after a 1 s warm-up.`,
     '',
-    '| scenario | req/s | p50 ms | p99 ms | of bare | target | errors |',
-    '|---|---:|---:|---:|---:|---|---:|',
-    ...rows,
+    ...throughput(r),
+    ...keyCost(r),
     '',
-    `Ready after ${fmt(r.readyMs)} ms; RSS ${fmt(r.rssMb)} MB after the runs (peak ${fmt(r.peakRssMb)} MB).`,
+    `Ready after ${fmt(r.readyMs)} ms (target ≤ 2000 ms: ${verdict(r.readyMs <= 2000)}); RSS ${fmt(r.rssMb)} MB after the uncached runs, peak ${fmt(r.peakRssMb)} MB (target ≤ 200 MB: ${verdict(r.peakRssMb <= 200)}).`,
+    ...degreeAudit(r.degreeAudit),
+    ...search(r.search),
     '',
   ].join('\n')
 }

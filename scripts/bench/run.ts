@@ -1,21 +1,25 @@
 /**
  * npm run bench: builds, seeds a temporary data directory with the sample department, starts the
  * service and a bare Fastify hello-world, and drives both with autocannon in the same run, so every
- * figure has a baseline from the same machine and moment. The catalog reads run with CACHE=off; the
- * cached reads on a second start with the cache on. Results go to stdout and bench-results/.
+ * figure has a baseline from the same machine and moment. The catalog reads (by token and by API key)
+ * run with CACHE=off; the cached reads on a second start with the cache on. Then the degree audit engine
+ * alone, and search on the department scaled 10x (scripts/bench/search-run.ts, its own seed and server).
+ * Results go to stdout and bench-results/latest.md and .json.
  *
- * BENCH_DURATION (seconds per scenario, default 10) and BENCH_CONNECTIONS (default 10) tune the load.
+ * BENCH_DURATION (seconds per scenario, default 10) and BENCH_CONNECTIONS (default 10) tune the load;
+ * BENCH_SEARCH=off leaves the 10x search run out.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { cpus, tmpdir, totalmem } from 'node:os'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { signingKeys } from '../../src/auth/keys.js'
 import { signIdToken, userIdForEmail } from '../../src/auth/tokens.js'
 import { loadConfig } from '../../src/config.js'
 import { cacheScenarios } from './cache.js'
+import { benchDegreeAudit } from './degree-audit.js'
 import { load, type LoadOptions, type LoadResult } from './load.js'
 import { freePort, memory, run, startServer, stop } from './processes.js'
-import { report } from './report.js'
+import { report, type SearchFigures } from './report.js'
 import { catalogScenarios, type Scenario } from './scenarios.js'
 
 const options: LoadOptions = {
@@ -23,16 +27,27 @@ const options: LoadOptions = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
 }
 
+/** The 10x search benchmark, run as its own process; its figures are read back from what it writes. */
+async function searchFigures(): Promise<SearchFigures | null> {
+  if (process.env.BENCH_SEARCH === 'off') return null
+  await run('node', ['--expose-gc', '--import', 'tsx', 'scripts/bench/search-run.ts'])
+  const written = JSON.parse(await readFile('bench-results/search.json', 'utf8')) as { scale: number; index: { documents: number }; runs: { concurrency: number; faculty: { p95: number; p99: number }; admin: { p95: number; p99: number } }[] }
+  return { scale: written.scale, documents: written.index.documents, runs: written.runs.map(({ concurrency, faculty, admin }) => ({ concurrency, faculty, admin })) }
+}
+
 async function main(): Promise<void> {
   await run('npm', ['run', 'build', '--silent'])
   const dataDir = await mkdtemp(join(tmpdir(), 'adks-bench-'))
-  // The load comes from one user: at the default 1000 requests a minute, nearly every answer would be a 429.
-  const env = { DATA_DIR: dataDir, NODE_ENV: 'production', JWT_SECRET: `bench-${Date.now()}-secret-value-0123456789abcdef`, LOG_LEVEL: 'warn', RATE_LIMIT_USER: '1000000000' }
+  // The load comes from one user and one key: at the default limits nearly every answer would be a 429.
+  const env = {
+    DATA_DIR: dataDir, NODE_ENV: 'production', JWT_SECRET: `bench-${Date.now()}-secret-value-0123456789abcdef`, LOG_LEVEL: 'warn',
+    RATE_LIMIT_USER: '1000000000', RATE_LIMIT_KEY_READ: '1000000000',
+  }
   try {
     await run('node', ['dist/scripts/seed.js'], env)
 
     const bare = await startServer('node', ['--import', 'tsx', 'scripts/bench/bare-server.ts'], {}, await freePort(), '/')
-    const baseline = await load('bare Fastify: GET /', `${bare.url}/`, {}, options)
+    const baseline = await load('bare Fastify: GET /', `${bare.url}/`, {}, options, bare.child.pid)
     await stop(bare.child)
 
     // The token's issuer and audience name the port, so each start gets its own.
@@ -42,29 +57,33 @@ async function main(): Promise<void> {
       return { authorization: `Bearer ${token}` }
     }
     const results: (LoadResult & { target?: number })[] = []
-    const measure = async (scenarios: Scenario[]) => {
+    const measure = async (scenarios: Scenario[], pid: number | undefined) => {
       for (const scenario of scenarios) {
-        const result = await load(scenario.name, scenario.url, scenario.headers, options)
+        const result = await load(scenario.name, scenario.url, scenario.headers, options, pid)
         results.push(scenario.target === undefined ? result : { ...result, target: scenario.target })
       }
     }
     const port = await freePort()
     const service = await startServer('node', ['dist/src/server.js'], { ...env, CACHE: 'off' }, port, '/ready')
-    await measure(await catalogScenarios(service.url, await auth(port)))
+    await measure(await catalogScenarios(service.url, await auth(port)), service.child.pid)
     const mem = await memory(service.child.pid!)
     await stop(service.child)
 
     const cachedPort = await freePort()
     const cached = await startServer('node', ['dist/src/server.js'], env, cachedPort, '/ready')
-    await measure(await cacheScenarios(cached.url, await auth(cachedPort)))
+    await measure(await cacheScenarios(cached.url, await auth(cachedPort)), cached.child.pid)
     await stop(cached.child)
 
-    const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`
-    const text = report({ machine, options, baseline, results, readyMs: service.readyMs, ...mem })
+    const degreeAudit = benchDegreeAudit()
+    const search = await searchFigures()
+
+    const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} at the end`
+    const figures = { machine, options, baseline, results, readyMs: service.readyMs, ...mem, degreeAudit, search }
+    const text = report(figures)
     console.log(text)
     await mkdir('bench-results', { recursive: true })
     await writeFile('bench-results/latest.md', text)
-    await writeFile('bench-results/latest.json', JSON.stringify({ machine, options, baseline, results, readyMs: service.readyMs, ...mem }, null, 2))
+    await writeFile('bench-results/latest.json', JSON.stringify(figures, null, 2))
   } finally {
     await rm(dataDir, { recursive: true, force: true })
   }

@@ -71,6 +71,11 @@ export interface Collection<T extends Doc = Doc> {
   readonly name: string
   /** Fails with DuplicateKeyError when `_id` or a unique index is taken. */
   insertOne(doc: T): Promise<void>
+  /**
+   * Writes many documents in one operation, for log entries with fresh ids. A duplicate fails the call
+   * and may leave some of the others written (MongoDB offers no atomic batch without transactions).
+   */
+  insertMany(docs: readonly T[]): Promise<void>
   findById(id: string, options?: Pick<FindOptions, 'omit'>): Promise<T | null>
   findOne(filter: Filter, options?: Pick<FindOptions, 'omit' | 'sort'>): Promise<T | null>
   find(filter: Filter, options?: FindOptions): Promise<T[]>

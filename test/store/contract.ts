@@ -110,6 +110,16 @@ export function storeContract(t: Test, open: (t: Test) => Promise<Store>): void 
     t.equal(first?._id, 'Row/d', 'findOne honours sort')
   })
 
+  t.test('insertMany writes every document', async (t) => {
+    const c = await seeded(t)
+    const before = await c.count({})
+    await c.insertMany([])
+    await c.insertMany([{ _id: 'Log/1', name: 'one', n: 1 }, { _id: 'Log/2', name: 'two', n: 2 }, { _id: 'Log/3', name: 'three', n: 3 }])
+    t.equal(await c.count({}), before + 3)
+    t.same((await c.find({ _id: { $in: ['Log/1', 'Log/2', 'Log/3'] } }, { sort: [['n', 1]] })).map((row) => row.n), [1, 2, 3])
+    await t.rejects(c.insertMany([{ _id: 'Log/1', name: 'again', n: 9 }]), DuplicateKeyError)
+  })
+
   t.test('a read after a write shows it, sorted or not', async (t) => {
     const c = await seeded(t)
     const order = async () => (await c.find({}, { sort: [['n', 1], ['_id', 1]] })).map((row) => row._id)

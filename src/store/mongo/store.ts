@@ -41,6 +41,11 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     return this.run(async () => { await this.raw.insertOne({ ...doc }) })
   }
 
+  insertMany(docs: readonly T[]): Promise<void> {
+    if (!docs.length) return Promise.resolve()
+    return this.run(async () => { await this.raw.insertMany(docs.map((doc) => ({ ...doc })), { ordered: false }) })
+  }
+
   findById(id: string, options?: Pick<FindOptions, 'omit'>): Promise<T | null> {
     return this.findOne({ _id: id }, options)
   }

@@ -106,6 +106,16 @@ export class NedbCollection<T extends Doc> implements Collection<T> {
     }
   }
 
+  async insertMany(docs: readonly T[]): Promise<void> {
+    if (!docs.length) return
+    try {
+      await this.writing(() => this.db.insertAsync([...docs]))
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new DuplicateKeyError(this.name, [])
+      throw error
+    }
+  }
+
   async findById(id: string, options?: Pick<FindOptions, 'omit'>): Promise<T | null> {
     if (typeof id !== 'string') return this.findOne({ _id: id }, options)
     await this.loaded
