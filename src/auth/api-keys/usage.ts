@@ -72,3 +72,8 @@ export class UsageLog {
     await this.flush()
   }
 }
+
+/** Deletes usage entries older than `before`; the count deleted. */
+export function pruneUsage(store: Store, before: Date): Promise<number> {
+  return store.collection<UsageEntry>(usageCollection).deleteMany({ at: { $lt: before.toISOString() } })
+}

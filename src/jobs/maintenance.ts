@@ -1,0 +1,68 @@
+import { Queue, Worker, type ConnectionOptions } from 'bullmq'
+import type { Logger } from 'pino'
+import { pruneUsage } from '../auth/api-keys/usage.js'
+import type { Revocations } from '../auth/revocations.js'
+import type { AuditLog } from '../privacy/audit-log.js'
+import type { Store } from '../store/port.js'
+
+export const maintenanceQueue = 'maintenance'
+
+const hour = 60 * 60 * 1000
+
+/** Each job and how often it runs. */
+export const maintenanceSchedule = {
+  /** Signed-out tokens are kept only until they would have expired anyway. */
+  'sweep-revoked-tokens': hour,
+  /** API key usage entries are kept for KEY_USAGE_RETENTION_DAYS. */
+  'prune-key-usage': 24 * hour,
+  /** A broken audit chain is reported as an error in the worker's log, not only when someone asks. */
+  'verify-audit-chain': 24 * hour,
+} as const
+
+export type MaintenanceJob = keyof typeof maintenanceSchedule
+
+export interface MaintenanceDeps {
+  readonly store: Store
+  readonly revocations: Revocations
+  readonly auditLog: AuditLog
+  readonly usageRetentionDays: number
+  readonly log: Pick<Logger, 'info' | 'error'>
+  readonly now?: () => Date
+}
+
+export function isMaintenanceJob(name: string): name is MaintenanceJob {
+  return Object.hasOwn(maintenanceSchedule, name)
+}
+
+/** Runs one job; what it returns becomes the job's result in the queue. */
+export async function runMaintenance(name: string, deps: MaintenanceDeps): Promise<Record<string, unknown>> {
+  const now = deps.now?.() ?? new Date()
+  switch (name) {
+    case 'sweep-revoked-tokens':
+      return { deleted: await deps.revocations.sweep(now) }
+    case 'prune-key-usage':
+      return { deleted: await pruneUsage(deps.store, new Date(now.getTime() - deps.usageRetentionDays * 24 * hour)) }
+    case 'verify-audit-chain': {
+      const report = await deps.auditLog.verify()
+      if (!report.intact) deps.log.error({ report }, 'the audit chain is broken')
+      return { ...report }
+    }
+    default:
+      throw new Error(`unknown maintenance job ${name}`)
+  }
+}
+
+/** Registers every job's schedule; running it again (each worker start) changes nothing. */
+export async function scheduleMaintenance(queue: Queue): Promise<void> {
+  for (const [name, every] of Object.entries(maintenanceSchedule)) {
+    await queue.upsertJobScheduler(name, { every }, { name, opts: { removeOnComplete: 100, removeOnFail: 100 } })
+  }
+}
+
+/** The worker that runs the jobs, one at a time: none is urgent, and each walks a collection. */
+export function maintenanceWorker(connection: ConnectionOptions, prefix: string, deps: MaintenanceDeps): Worker {
+  const worker = new Worker(maintenanceQueue, (job) => runMaintenance(job.name, deps), { connection, prefix, concurrency: 1 })
+  worker.on('completed', (job, result) => deps.log.info({ job: job.name, result }, 'maintenance job done'))
+  worker.on('failed', (job, err) => deps.log.error({ job: job?.name, err }, 'maintenance job failed'))
+  return worker
+}

@@ -1,0 +1,98 @@
+import { spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { Queue, QueueEvents } from 'bullmq'
+import { Redis } from 'ioredis'
+import t, { type Test } from 'tap'
+import { usageCollection } from '../../src/auth/api-keys/usage.js'
+import { Revocations, revokedTokensCollection } from '../../src/auth/revocations.js'
+import { maintenanceQueue, maintenanceSchedule, maintenanceWorker, runMaintenance, scheduleMaintenance, type MaintenanceDeps } from '../../src/jobs/maintenance.js'
+import { auditId } from '../../src/privacy/audit-entry.js'
+import { AuditLog, auditCollection, auditIndexes } from '../../src/privacy/audit-log.js'
+import { EmbeddedStore } from '../../src/store/nedb/store.js'
+import { tempDir } from '../helpers/temp-dir.js'
+
+const now = new Date('2026-06-01T12:00:00Z')
+const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString()
+
+/** A real embedded store with two revocations, three usage entries and a short audit log; and a log that remembers errors. */
+async function setup(t: Test) {
+  let store: EmbeddedStore | undefined
+  store = await EmbeddedStore.open(await tempDir(t, async () => store?.close()), [revokedTokensCollection, usageCollection, auditCollection])
+  await store.ensureIndexes(auditCollection, auditIndexes)
+  const revocations = new Revocations(store)
+  t.teardown(() => revocations.close())
+  await revocations.revoke('iss', 'gone', new Date(now.getTime() - 1000))
+  await revocations.revoke('iss', 'live', new Date(now.getTime() + 3_600_000))
+  const usage = store.collection(usageCollection)
+  for (const [id, at] of [['old', daysAgo(120)], ['edge', daysAgo(89)], ['new', daysAgo(1)]] as const) {
+    await usage.insertOne({ _id: id, key_id: 'ApiKey/k', at, last_at: at, ip: '10.0.0.1', method: 'GET', route: '/api/courses', count: 1 })
+  }
+  const auditLog = new AuditLog(store)
+  for (let n = 0; n < 3; n++) {
+    await auditLog.append({
+      userId: 'User/u', resourceType: 'transcript', resourceId: 'UndergraduateStudent/s', action: 'view', ipAddress: '10.0.0.1', success: true,
+      statusCode: 200, reason: null, authMethod: 'bearer', apiKeyId: null, apiKeyPrefix: null, role: 'admin', basis: 'admin', method: 'GET',
+      route: '/api/students/:id/transcript', requestId: `r${n}`, userAgent: null,
+    })
+  }
+  const errors: unknown[] = []
+  const log = { info: () => {}, error: (detail: unknown) => void errors.push(detail) } as unknown as MaintenanceDeps['log']
+  const deps: MaintenanceDeps = { store, revocations, auditLog, usageRetentionDays: 90, log, now: () => now }
+  return { store, deps, errors }
+}
+
+t.test('each maintenance job does its work and reports it', async (t) => {
+  const { store, deps, errors } = await setup(t)
+  t.same(await runMaintenance('sweep-revoked-tokens', deps), { deleted: 1 })
+  t.same((await store.collection(revokedTokensCollection).find({})).map((r) => r._id), ['iss#live'], 'the live revocation stays')
+  t.same(await runMaintenance('prune-key-usage', deps), { deleted: 1 })
+  t.same((await store.collection(usageCollection).find({}, { sort: [['_id', 1]] })).map((r) => r._id), ['edge', 'new'], 'entries inside the retention stay')
+  t.match(await runMaintenance('verify-audit-chain', deps), { intact: true, checked: 3 })
+  t.same(errors, [], 'an intact chain is not an error')
+  await store.collection(auditCollection).updateOne({ _id: auditId(2) }, { $set: { success: false } })
+  t.match(await runMaintenance('verify-audit-chain', deps), { intact: false, firstBrokenAt: 2 })
+  t.equal(errors.length, 1, 'a broken chain is logged as an error')
+  await t.rejects(runMaintenance('drop-everything', deps), /unknown maintenance job/)
+})
+
+t.test('on a real Redis: the schedule is registered once, and a queued job runs on the worker', async (t) => {
+  const { deps } = await setup(t)
+  const connection = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: null })
+  const prefix = `adks-test:${randomUUID()}:bull`
+  const queue = new Queue(maintenanceQueue, { connection, prefix })
+  const events = new QueueEvents(maintenanceQueue, { connection: { host: '127.0.0.1', port: 6379 }, prefix })
+  const worker = maintenanceWorker(connection, prefix, deps)
+  t.teardown(async () => {
+    await worker.close()
+    await events.close()
+    await queue.obliterate({ force: true })
+    await queue.close()
+    connection.disconnect()
+  })
+  await scheduleMaintenance(queue)
+  await scheduleMaintenance(queue)
+  const schedulers = await queue.getJobSchedulers()
+  t.same(schedulers.map((s) => s.key).sort(), Object.keys(maintenanceSchedule).sort(), 'one scheduler per job, however often registered')
+  const revoked = deps.store.collection(revokedTokensCollection)
+  for (let i = 0; i < 100 && (await revoked.count({})) > 1; i++) await new Promise((r) => setTimeout(r, 50))
+  t.same((await revoked.find({})).map((r) => r._id), ['iss#live'], 'the schedule runs each job once at the start')
+  await deps.revocations.revoke('iss', 'later', new Date(now.getTime() - 1))
+  await events.waitUntilReady()
+  const job = await queue.add('sweep-revoked-tokens', {})
+  t.same(await job.waitUntilFinished(events, 10_000), { deleted: 1 }, 'a queued job runs and returns its report')
+})
+
+t.test('the worker refuses to start without Redis or without MongoDB, naming the variable', async (t) => {
+  const start = (env: Record<string, string>) => new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { env: { PATH: process.env.PATH ?? '', JWT_SECRET: 'x'.repeat(40), ...env } })
+    let stderr = ''
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.on('exit', (code) => resolve({ code, stderr }))
+  })
+  const noRedis = await start({})
+  t.equal(noRedis.code, 1)
+  t.match(noRedis.stderr, /REDIS_URL is required by the worker/)
+  const noMongo = await start({ REDIS_URL: 'redis://127.0.0.1:6379' })
+  t.equal(noMongo.code, 1)
+  t.match(noMongo.stderr, /MONGODB_URL is required by the worker/)
+})
