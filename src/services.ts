@@ -11,6 +11,7 @@ import { UserService } from './auth/users.js'
 import { createResponseCache, type ResponseCache } from './cache/response-cache.js'
 import type { Config } from './config.js'
 import { AuditLog, auditCollection, auditIndexes } from './privacy/audit-log.js'
+import { installRequirementChecks } from './degrees/requirement-checks.js'
 import { Enrollments } from './privacy/enrollments.js'
 import { People } from './privacy/relations.js'
 import { ProtectedAccess } from './privacy/student-access.js'
@@ -66,6 +67,7 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   for (const [name, indexes] of Object.entries(systemCollections)) await store.ensureIndexes(name, indexes)
   const keys = await signingKeys(config)
   const records = new RecordService(store, schema)
+  installRequirementChecks(records, schema)
   const users = new UserService(store, records)
   const revocations = new Revocations(store)
   const apiKeys = new ApiKeyService(store, records, users)

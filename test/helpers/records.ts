@@ -109,6 +109,21 @@ export class Fixtures {
       const value = await this.value(cls, prop, n, options.slot)
       body[prop.name] = prop.kind === 'required' || prop.kind === 'optional' ? value : [value]
     }
+    return this.sound(className, body, options.slot)
+  }
+
+  /**
+   * Records some classes must also pass checks beyond their schema (RecordService.addCheck): a
+   * requirement rule must be satisfiable against the catalog, and a group must hold a rule. Their bodies
+   * list one course, with a count and credits any rule type accepts, and leave out the pattern an all_of
+   * rule refuses.
+   */
+  private async sound(className: string, body: Body, slot = 0): Promise<Body> {
+    if (className === 'RequirementRule') {
+      const { course_pattern: _pattern, ...rest } = body
+      return { ...rest, rule_type: 'all_of', courses: [await this.shareable('Course', slot)], count: 1, min_credits: 1 }
+    }
+    if (className === 'RequirementGroup') return { ...body, rules: [await this.shareable('RequirementRule', slot)] }
     return body
   }
 
