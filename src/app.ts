@@ -9,6 +9,7 @@ import type { ResponseCache } from './cache/response-cache.js'
 import type { Revocations } from './auth/revocations.js'
 import type { UserService } from './auth/users.js'
 import type { Config } from './config.js'
+import type { DegreeRequirements } from './degrees/requirements.js'
 import { installJsonBodies } from './http/bodies.js'
 import { auditPlugin } from './http/audit.js'
 import { docsPlugin } from './http/docs.js'
@@ -34,6 +35,7 @@ import { tokenRoutes } from './routes/auth/token.js'
 import { healthRoutes } from './routes/health.js'
 import { enrollmentRoutes } from './routes/enrollments/index.js'
 import { facultyOptionRoutes } from './routes/people/faculty-options.js'
+import { degreeDetail } from './routes/degrees/degree-detail.js'
 import { recordRoutes } from './routes/records/index.js'
 import { schemaRoutes } from './routes/schemas/index.js'
 import { searchRoutes } from './routes/search/index.js'
@@ -56,6 +58,7 @@ declare module 'fastify' {
     people: People
     auditLog: AuditLog
     enrollments: Enrollments
+    requirements: DegreeRequirements
     protectedAccess: ProtectedAccess
     /** The request-path Redis client (fails fast), or null when REDIS_URL is not set. */
     redis: Redis | null
@@ -127,6 +130,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('people', services.people)
   app.decorate('auditLog', services.auditLog)
   app.decorate('enrollments', services.enrollments)
+  app.decorate('requirements', services.requirements)
   app.decorate('protectedAccess', services.protectedAccess)
   app.decorate('redis', services.redis)
   app.decorate('oneTime', services.oneTime)
@@ -158,7 +162,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(tokenRoutes, { customTokens: services.customTokens })
   await app.register(schemaRoutes)
   await app.register(facultyOptionRoutes)
-  await app.register(recordRoutes)
+  const details = schema.class('Degree') && schema.class('RequirementGroup') ? { Degree: degreeDetail(services.requirements, schema) } : {}
+  await app.register(recordRoutes, { details })
   await app.register(studentRoutes)
   await app.register(enrollmentRoutes)
   await app.register(auditRoutes)

@@ -12,6 +12,7 @@ import { createResponseCache, type ResponseCache } from './cache/response-cache.
 import type { Config } from './config.js'
 import { AuditLog, auditCollection, auditIndexes } from './privacy/audit-log.js'
 import { installRequirementChecks } from './degrees/requirement-checks.js'
+import { DegreeRequirements } from './degrees/requirements.js'
 import { Enrollments } from './privacy/enrollments.js'
 import { People } from './privacy/relations.js'
 import { ProtectedAccess } from './privacy/student-access.js'
@@ -40,6 +41,7 @@ export interface Services {
   readonly people: People
   readonly auditLog: AuditLog
   readonly enrollments: Enrollments
+  readonly requirements: DegreeRequirements
   readonly protectedAccess: ProtectedAccess
   /** The request-path Redis client (rate limits, sign-in state, one-time claims), or null. */
   readonly redis: Redis | null
@@ -75,6 +77,7 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   const people = new People(records, schema)
   const auditLog = new AuditLog(store)
   const enrollments = new Enrollments(records, schema)
+  const requirements = new DegreeRequirements(records, schema)
   const protectedAccess = new ProtectedAccess(records, people, schema)
   // Only a shared MongoDB store has writers this process does not hear of; one process owns an embedded store.
   const search = new SearchService(records, schema, log, config.searchRefreshMs ?? (store.kind === 'mongodb' ? 60_000 : 0))
@@ -88,7 +91,7 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   const cache = await createResponseCache(config, log)
   records.onChange((change) => cache.invalidate(change.collection))
   return {
-    store, keys, records, users, revocations, apiKeys, usage, people, auditLog, enrollments, protectedAccess,
+    store, keys, records, users, revocations, apiKeys, usage, people, auditLog, enrollments, requirements, protectedAccess,
     redis, oneTime, customTokens, samlSignIn, cache, search,
     async close() {
       search.close()

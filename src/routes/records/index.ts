@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox'
+import { Type, type TObject } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { allow, isPermission, permissions, type Permission } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
@@ -9,6 +9,7 @@ import type { ApiRecord } from '../../records/service.js'
 import { SchemaError, type Resource } from '../../schema/index.js'
 import { where, type Filter } from '../../store/port.js'
 import { errorResponses } from '../responses.js'
+import type { DetailExtension, RecordRouteOptions } from './extensions.js'
 import { Created, Deleted, idParams, ifMatch, listQuery, noQuery, pageOf, paging, versionFrom } from './schemas.js'
 
 /** A permission the schema names for a resource; an unknown one is a schema fault, reported as such. */
@@ -30,8 +31,14 @@ function withVersion(reply: FastifyReply, record: ApiRecord): ApiRecord {
   return record
 }
 
+/** The record schema with the extension's fields added. */
+function extended(record: TObject, extension: DetailExtension): TObject {
+  const { properties, type: _type, ...options } = record
+  return Type.Object({ ...properties, ...extension.properties }, options)
+}
+
 /** The routes of one generic resource: list, detail, create, update, delete and its related lists. */
-function resourceRoutes(app: FastifyInstance, resource: Resource): void {
+function resourceRoutes(app: FastifyInstance, resource: Resource, extension: DetailExtension | undefined): void {
   const { schema, records } = app
   const { root, path, tag } = resource
   const readPermission = permission(resource, 'read')
@@ -67,9 +74,15 @@ function resourceRoutes(app: FastifyInstance, resource: Resource): void {
   })
 
   app.get(`${path}/:id`, {
-    config: { policy: keyOpen('detail'), ...cacheRoute('detail', [resource.collection]) },
-    schema: { tags: [tag], summary: `Get one ${noun}`, params, querystring: noQuery, response: { 200: record, ...errorResponses(400, 401, 403, 404) } },
-  }, async (request, reply) => withVersion(reply, await visible(request, (request.params as { id: string }).id)))
+    config: { policy: keyOpen('detail'), ...cacheRoute('detail', [resource.collection, ...(extension?.dependsOn ?? [])]) },
+    schema: {
+      tags: [tag], summary: `Get one ${noun}`, params, querystring: noQuery,
+      response: { 200: extension ? extended(record as TObject, extension) : record, ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (request, reply) => {
+    const found = withVersion(reply, await visible(request, (request.params as { id: string }).id))
+    return extension ? { ...found, ...await extension.fields(found) } : found
+  })
 
   app.post(path, {
     config: { policy: write },
@@ -140,6 +153,6 @@ function resourceRoutes(app: FastifyInstance, resource: Resource): void {
   }
 }
 
-export async function recordRoutes(app: FastifyInstance): Promise<void> {
-  for (const resource of app.schema.resources) resourceRoutes(app, resource)
+export async function recordRoutes(app: FastifyInstance, options: RecordRouteOptions = {}): Promise<void> {
+  for (const resource of app.schema.resources) resourceRoutes(app, resource, options.details?.[resource.root.name])
 }
