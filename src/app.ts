@@ -9,6 +9,7 @@ import type { ResponseCache } from './cache/response-cache.js'
 import type { Revocations } from './auth/revocations.js'
 import type { UserService } from './auth/users.js'
 import type { Config } from './config.js'
+import type { DegreeProgress } from './degrees/progress.js'
 import type { DegreeRequirements } from './degrees/requirements.js'
 import { installJsonBodies } from './http/bodies.js'
 import { auditPlugin } from './http/audit.js'
@@ -40,6 +41,7 @@ import { recordRoutes } from './routes/records/index.js'
 import { schemaRoutes } from './routes/schemas/index.js'
 import { searchRoutes } from './routes/search/index.js'
 import { studentRoutes } from './routes/students/index.js'
+import { progressRoutes } from './routes/students/progress.js'
 import { compileSchema, type CompiledSchema } from './schema/index.js'
 import type { SearchService } from './search/service.js'
 import { createServices } from './services.js'
@@ -59,6 +61,7 @@ declare module 'fastify' {
     auditLog: AuditLog
     enrollments: Enrollments
     requirements: DegreeRequirements
+    progress: DegreeProgress
     protectedAccess: ProtectedAccess
     /** The request-path Redis client (fails fast), or null when REDIS_URL is not set. */
     redis: Redis | null
@@ -131,6 +134,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('auditLog', services.auditLog)
   app.decorate('enrollments', services.enrollments)
   app.decorate('requirements', services.requirements)
+  app.decorate('progress', services.progress)
   app.decorate('protectedAccess', services.protectedAccess)
   app.decorate('redis', services.redis)
   app.decorate('oneTime', services.oneTime)
@@ -165,6 +169,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const details = schema.class('Degree') && schema.class('RequirementGroup') ? { Degree: degreeDetail(services.requirements, schema) } : {}
   await app.register(recordRoutes, { details })
   await app.register(studentRoutes)
+  await app.register(progressRoutes)
   await app.register(enrollmentRoutes)
   await app.register(auditRoutes)
   await app.register(cacheAdminRoutes)
