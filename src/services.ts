@@ -12,6 +12,7 @@ import { createResponseCache, type ResponseCache } from './cache/response-cache.
 import type { Config } from './config.js'
 import { AuditLog, auditCollection, auditIndexes } from './privacy/audit-log.js'
 import { installRequirementChecks } from './degrees/requirement-checks.js'
+import { StudentPlans } from './degrees/plans.js'
 import { DegreeProgress } from './degrees/progress.js'
 import { DegreeRequirements } from './degrees/requirements.js'
 import { Enrollments } from './privacy/enrollments.js'
@@ -44,6 +45,7 @@ export interface Services {
   readonly enrollments: Enrollments
   readonly requirements: DegreeRequirements
   readonly progress: DegreeProgress
+  readonly plans: StudentPlans
   readonly protectedAccess: ProtectedAccess
   /** The request-path Redis client (rate limits, sign-in state, one-time claims), or null. */
   readonly redis: Redis | null
@@ -81,6 +83,7 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   const enrollments = new Enrollments(records, schema)
   const requirements = new DegreeRequirements(records, schema)
   const progress = new DegreeProgress(records, schema, enrollments, requirements)
+  const plans = new StudentPlans(records, schema, enrollments)
   const protectedAccess = new ProtectedAccess(records, people, schema)
   // Only a shared MongoDB store has writers this process does not hear of; one process owns an embedded store.
   const search = new SearchService(records, schema, log, config.searchRefreshMs ?? (store.kind === 'mongodb' ? 60_000 : 0))
@@ -94,7 +97,7 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   const cache = await createResponseCache(config, log)
   records.onChange((change) => cache.invalidate(change.collection))
   return {
-    store, keys, records, users, revocations, apiKeys, usage, people, auditLog, enrollments, requirements, progress, protectedAccess,
+    store, keys, records, users, revocations, apiKeys, usage, people, auditLog, enrollments, requirements, progress, plans, protectedAccess,
     redis, oneTime, customTokens, samlSignIn, cache, search,
     async close() {
       search.close()
