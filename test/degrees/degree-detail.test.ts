@@ -52,6 +52,16 @@ t.test('a degree without groups has an empty list; other degree routes are uncha
   t.equal((await reader({ method: 'GET', url: '/api/degrees/Degree%2Fnope' })).statusCode, 404)
 })
 
+t.test('a detail answer can be sent back whole as an update; the groups in it are ignored', async (t) => {
+  const read = (await admin({ method: 'GET', url: `/api/degrees/${encodeURIComponent(other)}` })).json()
+  const back = await admin({ method: 'PUT', url: `/api/degrees/${encodeURIComponent(other)}`, payload: { ...read, description: 'Sent back', requirement_groups: [] } })
+  t.equal(back.statusCode, 200, back.body)
+  t.match(back.json(), { description: 'Sent back', _version: 2 })
+  const again = (await reader({ method: 'GET', url: `/api/degrees/${encodeURIComponent(other)}` })).json()
+  t.same(again.requirement_groups.map((g: { name: string }) => g.name), ['Math core'], 'the groups are untouched')
+  t.equal((await admin({ method: 'PUT', url: `/api/degrees/${encodeURIComponent(other)}`, payload: { requirement_group: [] } })).statusCode, 400, 'other unknown fields are still refused')
+})
+
 t.test('a change to a group shows in the next answer', async (t) => {
   t.equal((await admin({ method: 'PUT', url: `/api/requirement-groups/${encodeURIComponent(unordered)}`, payload: { order: 0 } })).statusCode, 200)
   const body = (await reader({ method: 'GET', url: `/api/degrees/${encodeURIComponent(degree)}` })).json()

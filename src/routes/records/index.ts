@@ -37,6 +37,23 @@ function extended(record: TObject, extension: DetailExtension): TObject {
   return Type.Object({ ...properties, ...extension.properties }, options)
 }
 
+/**
+ * The update body with the extension's fields allowed and ignored, so a detail answer can still be sent
+ * back whole as an update, as any record read with GET can.
+ */
+function ignoringExtension(update: TObject, extension: DetailExtension): TObject {
+  const { properties, type: _type, ...options } = update
+  const ignored = Object.fromEntries(Object.keys(extension.properties).map((name) => [name, Type.Optional(Type.Unknown({ description: 'Read-only: ignored on update' }))]))
+  return Type.Object({ ...properties, ...ignored }, options)
+}
+
+function withoutExtension(body: unknown, extension: DetailExtension | undefined): unknown {
+  if (!extension || typeof body !== 'object' || body === null) return body
+  const rest = { ...(body as Record<string, unknown>) }
+  for (const name of Object.keys(extension.properties)) delete rest[name]
+  return rest
+}
+
 /** The routes of one generic resource: list, detail, create, update, delete and its related lists. */
 function resourceRoutes(app: FastifyInstance, resource: Resource, extension: DetailExtension | undefined): void {
   const { schema, records } = app
@@ -105,18 +122,20 @@ function resourceRoutes(app: FastifyInstance, resource: Resource, extension: Det
     schema: {
       tags: [tag], summary: `Update a ${noun}`,
       description: 'Send the fields to change; null removes an optional field. With If-Match or _version the update applies only to that version (else 409).',
-      params, querystring: noQuery, headers: ifMatch, body: schema.builder.resourceSchema(root, 'update'),
+      params, querystring: noQuery, headers: ifMatch,
+      body: extension ? ignoringExtension(schema.builder.resourceSchema(root, 'update') as TObject, extension) : schema.builder.resourceSchema(root, 'update'),
       response: { 200: record, ...errorResponses(400, 401, 403, 404, 409, 413) },
     },
   }, async (request, reply) => {
     const { id } = request.params as { id: string }
+    const body = withoutExtension(request.body, extension) as Record<string, unknown>
     const principal = principalOf(request)
     const current = await records.get(id)
     if (!current || !((await access.canRead(principal, current)) || (await access.isOwn(principal, current)))) throw new NotFoundError(`${id} not found`)
-    await access.authorizeUpdate(principal, current, request.body as Record<string, unknown>)
-    access.assertCanGrant(principal, current, request.body as Record<string, unknown>)
+    await access.authorizeUpdate(principal, current, body)
+    access.assertCanGrant(principal, current, body)
     const expectVersion = versionFrom((request.headers as { 'if-match'?: string })['if-match'])
-    return withVersion(reply, await records.update(id, request.body, expectVersion === undefined ? {} : { expectVersion }))
+    return withVersion(reply, await records.update(id, body, expectVersion === undefined ? {} : { expectVersion }))
   })
 
   app.delete(`${path}/:id`, {
