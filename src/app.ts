@@ -9,6 +9,9 @@ import type { ResponseCache } from './cache/response-cache.js'
 import type { Revocations } from './auth/revocations.js'
 import type { UserService } from './auth/users.js'
 import type { Config } from './config.js'
+import type { StudentPlans } from './degrees/plans.js'
+import type { DegreeProgress } from './degrees/progress.js'
+import type { DegreeRequirements } from './degrees/requirements.js'
 import { installJsonBodies } from './http/bodies.js'
 import { auditPlugin } from './http/audit.js'
 import { docsPlugin } from './http/docs.js'
@@ -34,10 +37,13 @@ import { tokenRoutes } from './routes/auth/token.js'
 import { healthRoutes } from './routes/health.js'
 import { enrollmentRoutes } from './routes/enrollments/index.js'
 import { facultyOptionRoutes } from './routes/people/faculty-options.js'
+import { degreeDetail } from './routes/degrees/degree-detail.js'
 import { recordRoutes } from './routes/records/index.js'
 import { schemaRoutes } from './routes/schemas/index.js'
 import { searchRoutes } from './routes/search/index.js'
 import { studentRoutes } from './routes/students/index.js'
+import { planRoutes } from './routes/students/plans.js'
+import { progressRoutes } from './routes/students/progress.js'
 import { compileSchema, type CompiledSchema } from './schema/index.js'
 import type { SearchService } from './search/service.js'
 import { createServices } from './services.js'
@@ -56,6 +62,9 @@ declare module 'fastify' {
     people: People
     auditLog: AuditLog
     enrollments: Enrollments
+    requirements: DegreeRequirements
+    progress: DegreeProgress
+    plans: StudentPlans
     protectedAccess: ProtectedAccess
     /** The request-path Redis client (fails fast), or null when REDIS_URL is not set. */
     redis: Redis | null
@@ -87,7 +96,8 @@ const tags = [
   { name: 'Research', description: 'Labs, research centers and shared resources' },
   { name: 'Search', description: 'Ranked search over people, courses and labs' },
   { name: 'Publications', description: 'Publications of department members' },
-  { name: 'Student records', description: 'Enrollments, transcripts and rosters: protected, and every access audited' },
+  { name: 'Student records', description: 'Enrollments, transcripts, degree progress and rosters: protected, and every access audited' },
+  { name: 'Student planning', description: "Students' academic plans: only the student, their advisors and admins" },
   { name: 'Auth', description: 'Sign-in, the current user and permissions' },
   { name: 'API keys', description: 'Keys for programmatic read access to the catalog' },
   { name: 'Administration', description: 'Groups and users' },
@@ -127,6 +137,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('people', services.people)
   app.decorate('auditLog', services.auditLog)
   app.decorate('enrollments', services.enrollments)
+  app.decorate('requirements', services.requirements)
+  app.decorate('progress', services.progress)
+  app.decorate('plans', services.plans)
   app.decorate('protectedAccess', services.protectedAccess)
   app.decorate('redis', services.redis)
   app.decorate('oneTime', services.oneTime)
@@ -158,8 +171,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(tokenRoutes, { customTokens: services.customTokens })
   await app.register(schemaRoutes)
   await app.register(facultyOptionRoutes)
-  await app.register(recordRoutes)
+  const details = schema.class('Degree') && schema.class('RequirementGroup') ? { Degree: degreeDetail(services.requirements, schema) } : {}
+  await app.register(recordRoutes, { details })
   await app.register(studentRoutes)
+  await app.register(progressRoutes)
+  await app.register(planRoutes)
   await app.register(enrollmentRoutes)
   await app.register(auditRoutes)
   await app.register(cacheAdminRoutes)

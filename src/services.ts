@@ -11,6 +11,10 @@ import { UserService } from './auth/users.js'
 import { createResponseCache, type ResponseCache } from './cache/response-cache.js'
 import type { Config } from './config.js'
 import { AuditLog, auditCollection, auditIndexes } from './privacy/audit-log.js'
+import { installRequirementChecks } from './degrees/requirement-checks.js'
+import { StudentPlans } from './degrees/plans.js'
+import { DegreeProgress } from './degrees/progress.js'
+import { DegreeRequirements } from './degrees/requirements.js'
 import { Enrollments } from './privacy/enrollments.js'
 import { People } from './privacy/relations.js'
 import { ProtectedAccess } from './privacy/student-access.js'
@@ -41,6 +45,9 @@ export interface Services {
   readonly people: People
   readonly auditLog: AuditLog
   readonly enrollments: Enrollments
+  readonly requirements: DegreeRequirements
+  readonly progress: DegreeProgress
+  readonly plans: StudentPlans
   readonly protectedAccess: ProtectedAccess
   /** The request-path Redis client (rate limits, sign-in state, one-time claims), or null. */
   readonly redis: Redis | null
@@ -68,6 +75,7 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   for (const [name, indexes] of Object.entries(systemCollections)) await store.ensureIndexes(name, indexes)
   const keys = await signingKeys(config)
   const records = new RecordService(store, schema)
+  installRequirementChecks(records, schema)
   const users = new UserService(store, records)
   const revocations = new Revocations(store)
   const apiKeys = new ApiKeyService(store, records, users)
@@ -75,6 +83,9 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   const people = new People(records, schema)
   const auditLog = new AuditLog(store)
   const enrollments = new Enrollments(records, schema)
+  const requirements = new DegreeRequirements(records, schema)
+  const progress = new DegreeProgress(records, schema, enrollments, requirements)
+  const plans = new StudentPlans(records, schema, enrollments)
   const protectedAccess = new ProtectedAccess(records, people, schema)
   // Only a shared MongoDB store has writers this process does not hear of; one process owns an embedded store.
   const search = new SearchService(records, schema, log, config.searchRefreshMs ?? (store.kind === 'mongodb' ? 60_000 : 0))
@@ -88,7 +99,7 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   const cache = await createResponseCache(config, log)
   records.onChange((change) => cache.invalidate(change.collection))
   return {
-    store, keys, records, users, revocations, apiKeys, usage, people, auditLog, enrollments, protectedAccess,
+    store, keys, records, users, revocations, apiKeys, usage, people, auditLog, enrollments, requirements, progress, plans, protectedAccess,
     redis, oneTime, customTokens, samlSignIn, cache, search,
     async close() {
       search.close()

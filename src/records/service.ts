@@ -22,6 +22,13 @@ export interface Change {
 
 export type ChangeListener = (change: Change) => void
 
+/**
+ * A rule a class's records must meet beyond their schema (a requirement rule must be satisfiable against
+ * the catalog, say). Given the record as it would be stored, after validation and the reference check;
+ * throws (a BadRequestError naming the problem) to refuse the write.
+ */
+export type WriteCheck = (record: Readonly<Record<string, unknown>>, write: { readonly id: string; readonly kind: 'create' | 'update' }) => Promise<void>
+
 export interface Page {
   readonly items: ApiRecord[]
   readonly total: number
@@ -44,6 +51,7 @@ function strip(doc: Doc): ApiRecord {
  */
 export class RecordService {
   private readonly listeners: ChangeListener[] = []
+  private readonly checks = new Map<string, WriteCheck[]>()
 
   constructor(
     private readonly store: Store,
@@ -54,6 +62,16 @@ export class RecordService {
   /** Called after every successful write (caches and indexes keep themselves current with it). */
   onChange(listener: ChangeListener): void {
     this.listeners.push(listener)
+  }
+
+  /** Adds a check every create and update of the class must pass, whoever the writer is. */
+  addCheck(className: string, check: WriteCheck): void {
+    if (!this.schema.class(className)) throw new Error(`no class ${className} to check`)
+    this.checks.set(className, [...(this.checks.get(className) ?? []), check])
+  }
+
+  private async runChecks(cls: ClassDef, record: Readonly<Record<string, unknown>>, id: string, kind: 'create' | 'update'): Promise<void> {
+    for (const check of this.checks.get(cls.name) ?? []) await check(record, { id, kind })
   }
 
   private changed(cls: ClassDef, id: string, kind: Change['kind']): void {
@@ -105,6 +123,7 @@ export class RecordService {
     }
     await assertReferencesExist(this.store, this.schema, referencesIn(this.schema, cls, fields))
     const id = `${cls.name}/${options.key ?? makeKey(cls, fields)}`
+    await this.runChecks(cls, fields, id, 'create')
     const stamp = this.now().toISOString()
     const doc = { _id: id, type: cls.name, ...fields, _version: 1, _created_at: stamp, _updated_at: stamp, ...derivedFields(cls, fields) }
     try {
@@ -154,6 +173,7 @@ export class RecordService {
       }
       const merged: Record<string, unknown> = { ...current, ...$set }
       for (const field of Object.keys($unset)) delete merged[field]
+      await this.runChecks(cls, merged, id, 'update')
       const update = {
         $set: { ...$set, ...derivedFields(cls, merged), _updated_at: this.now().toISOString() },
         $inc: { _version: 1 },

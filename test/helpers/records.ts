@@ -29,6 +29,34 @@ function numberIn(prop: PropertyDef, n: number, decimal: boolean): number {
   return decimal && value + 0.5 <= high ? value + 0.5 : value
 }
 
+/**
+ * Fields a class's detail answer adds to the record from other collections (the generic routes'
+ * DetailExtension): they are not part of the record, so its schemas do not list them.
+ */
+export const detailOnlyFields: Readonly<Record<string, readonly string[]>> = { Degree: ['requirement_groups'] }
+
+/** The record in a detail answer, without the fields the detail adds. */
+export function recordPart<T extends Record<string, unknown>>(className: string, answer: T): T {
+  const record = { ...answer }
+  for (const field of detailOnlyFields[className] ?? []) delete record[field]
+  return record
+}
+
+/**
+ * Records of some classes must also pass checks beyond their schema (RecordService.addCheck): a
+ * requirement rule must be satisfiable against the catalog, and a group must hold a rule. Their bodies
+ * list one existing course, with a count and credits any rule type accepts, and leave out the pattern an
+ * all_of rule refuses. `reference` gives the id of an existing record of a class.
+ */
+export async function checkedBody(className: string, body: Body, reference: (className: string) => Promise<string>): Promise<Body> {
+  if (className === 'RequirementRule') {
+    const { course_pattern: _pattern, ...rest } = body
+    return { ...rest, rule_type: 'all_of', courses: [await reference('Course')], count: 1, min_credits: 1 }
+  }
+  if (className === 'RequirementGroup') return { ...body, rules: [await reference('RequirementRule')] }
+  return body
+}
+
 /** `/api/people/Faculty%2Fx` or `/api/people/Faculty/x`: the two ways a path may carry an id. */
 export function recordUrl(resource: Resource, id: string, form: 'encoded' | 'segments' = 'encoded', suffix = ''): string {
   return `${resource.path}/${form === 'encoded' ? encodeURIComponent(id) : id}${suffix}`
@@ -109,8 +137,9 @@ export class Fixtures {
       const value = await this.value(cls, prop, n, options.slot)
       body[prop.name] = prop.kind === 'required' || prop.kind === 'optional' ? value : [value]
     }
-    return body
+    return checkedBody(className, body, (name) => this.shareable(name, options.slot))
   }
+
 
   /** An update body changing every property that is not part of the id. */
   async changes(className: string): Promise<Body> {
@@ -133,7 +162,7 @@ export class Fixtures {
   async read(resource: Resource, id: string): Promise<ApiRecord> {
     const read = await this.admin({ method: 'GET', url: recordUrl(resource, id) })
     if (read.statusCode !== 200) throw new Error(`reading ${id} failed: ${read.statusCode} ${read.body}`)
-    return read.json()
+    return recordPart(read.json().type, read.json()) as ApiRecord
   }
 
   /** The id of a record of the class made once per slot and reused as a reference target. */

@@ -20,6 +20,8 @@ const studentRule = { student: 'self', advisor: 'advisor', admin: 'admin' }
 const endpoints: Record<string, Endpoint> = {
   'student enrollments': { url: (ids) => `/api/students/${path(ids.una)}/enrollments`, resourceType: 'enrollment', resourceId: (ids) => ids.una, allowed: studentRule, ruleInHandler: true },
   'student transcript': { url: (ids) => `/api/students/${path(ids.una)}/transcript`, resourceType: 'transcript', resourceId: (ids) => ids.una, allowed: studentRule, ruleInHandler: true },
+  'student degree progress': { url: (ids) => `/api/students/${path(ids.una)}/degree-progress`, resourceType: 'degree-progress', resourceId: (ids) => ids.una, allowed: studentRule, ruleInHandler: true },
+  'student progress': { url: (ids) => `/api/student-progress/${path(ids.una)}`, resourceType: 'degree-progress', resourceId: (ids) => ids.una, allowed: studentRule, ruleInHandler: true },
   'section roster': { url: (ids) => `/api/sections/${path(ids.section)}/enrollments`, resourceType: 'enrollment', resourceId: (ids) => ids.section, allowed: { instructor: 'instructor', admin: 'admin' }, ruleInHandler: true },
   'audit log': { url: () => '/api/admin/audit', resourceType: 'audit-log', resourceId: () => null, allowed: { admin: null }, ruleInHandler: false },
   'audit verification': { url: () => '/api/admin/audit/verify', resourceType: 'audit-log', resourceId: () => null, allowed: { admin: null }, ruleInHandler: false },

@@ -54,7 +54,7 @@ function overHttp(app: FastifyInstance): Inject {
 
 /**
  * A small department built through the API: Una (an undergraduate advised by Fay) and Otto (another
- * student, advised by Gus); Ian teaches CS 101's fall section but advises no one; Stu is staff. Una has
+ * student, advised by Gus); Una's declared major is a degree whose one rule asks for MATH 150 and CS 201. Ian teaches CS 101's fall section but advises no one; Stu is staff. Una has
  * three enrollments. `callers` makes requests as each kind of caller; `apiKey` uses the admin's own key.
  */
 export async function department(t: Test, env: Record<string, string> = {}, options: AppOptions = {}) {
@@ -67,15 +67,18 @@ export async function department(t: Test, env: Record<string, string> = {}, opti
     return res.json() as { id?: string; _id?: string; key?: string }
   }
   const person = async (body: object) => (await post('/api/people', body)).id!
+  const degree = (await post('/api/degrees', { name: 'Computer Science', degree_type: 'BS' }))._id!
   const fay = await person({ type: 'Faculty', first_name: 'Fay', last_name: 'Advisor', email: emails.advisor })
   const ian = await person({ type: 'Faculty', first_name: 'Ian', last_name: 'Instructor', email: emails.instructor })
   const gus = await person({ type: 'Faculty', first_name: 'Gus', last_name: 'Other', email: emails.faculty })
-  const una = await person({ type: 'UndergraduateStudent', first_name: 'Una', last_name: 'Under', email: emails.student, advisors: [fay] })
+  const una = await person({ type: 'UndergraduateStudent', first_name: 'Una', last_name: 'Under', email: emails.student, advisors: [fay], declared_majors: [degree] })
   const otto = await person({ type: 'UndergraduateStudent', first_name: 'Otto', last_name: 'Else', email: emails.otherStudent, advisors: [gus] })
   await person({ type: 'Staff', first_name: 'Stu', last_name: 'Staff', email: emails.staff })
   const cs101 = (await post('/api/courses', { course_code: 'CS 101', title: 'Programming', credits: 4 }))._id!
   const math150 = (await post('/api/courses', { course_code: 'MATH 150', title: 'Calculus', credits: 3 }))._id!
   const cs201 = (await post('/api/courses', { course_code: 'CS 201', title: 'Data Structures', credits: 3 }))._id!
+  const core = (await post('/api/requirement-rules', { name: 'Core', rule_type: 'all_of', courses: [math150, cs201] }))._id!
+  await post('/api/requirement-groups', { name: 'Core courses', degree, order: 1, rules: [core] })
   const section = (await post('/api/sections', { course: cs101, term: '25F', section_number: '01', instructors: [ian] }))._id!
   const enrollment = (await post('/api/enrollments', { student: una, course: cs101, section, term: '25F', status: 'completed', grade: 'A-' }))._id!
   await post('/api/enrollments', { student: una, course: math150, term: '25F', status: 'completed', credits: 3, grade: 'B+' })
@@ -102,5 +105,5 @@ export async function department(t: Test, env: Record<string, string> = {}, opti
   const audit = app.store.collection<AuditEntry & { _id: string }>(auditCollection)
   /** Every audit entry, oldest first. */
   const auditEntries = () => audit.find({}, { sort: [['_id', 1]] })
-  return { ...setup, admin, callers, userIds, audit, auditEntries, ids: { fay, ian, gus, una, otto, cs101, math150, cs201, section, enrollment } }
+  return { ...setup, admin, callers, userIds, audit, auditEntries, ids: { fay, ian, gus, una, otto, cs101, math150, cs201, section, enrollment, degree } }
 }

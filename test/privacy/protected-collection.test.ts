@@ -4,6 +4,7 @@ import { department, path } from './department.js'
 /** The routes that serve enrollments on purpose, each under the access rule and the audit. */
 const protectedRoutes = new Set([
   '/api/students/{id}/enrollments', '/api/students/{id}/transcript', '/api/sections/{id}/enrollments', '/api/admin/audit', '/api/admin/audit/verify',
+  '/api/students/{id}/degree-progress', '/api/student-progress/{studentId}',
 ])
 
 /** One department for the whole file: the tests below run in order and account for what earlier ones did. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { AppError } from '../../src/errors.js'
+import { checkedBody, recordPart } from '../helpers/records.js'
 
 /** The parts of a served JSON Schema the factory reads. */
 export interface JsonSchema {
@@ -63,7 +64,8 @@ export class RecordFactory {
 
   /** A valid create body for a stored class. */
   async body(className: string, fill: Fill): Promise<Body> {
-    return await this.value(await this.schema(className, 'create'), fill, 'record') as Body
+    const body = await this.value(await this.schema(className, 'create'), fill, 'record') as Body
+    return checkedBody(className, body, (name) => this.ensure(name))
   }
 
   /** The id of a record of the class (or, for an abstract class, of its first concrete class), created once. */
@@ -88,7 +90,10 @@ export class RecordFactory {
 
   async read(className: string, id: string): Promise<Outcome> {
     const resource = this.app.schema.resourceOf(className)
-    if (resource) return answer(await this.request({ method: 'GET', url: `${resource.path}/${encodeURIComponent(id)}` }))
+    if (resource) {
+      const read = answer(await this.request({ method: 'GET', url: `${resource.path}/${encodeURIComponent(id)}` }))
+      return read.status === 200 ? { ...read, body: recordPart(className, read.body) } : read
+    }
     return attempt(async () => {
       const found = await this.app.records.get(id)
       if (!found) throw new Error(`${id} not found`)

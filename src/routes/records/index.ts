@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox'
+import { Type, type TObject } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { allow, isPermission, permissions, type Permission } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
@@ -9,6 +9,7 @@ import type { ApiRecord } from '../../records/service.js'
 import { SchemaError, type Resource } from '../../schema/index.js'
 import { where, type Filter } from '../../store/port.js'
 import { errorResponses } from '../responses.js'
+import type { DetailExtension, RecordRouteOptions } from './extensions.js'
 import { Created, Deleted, idParams, ifMatch, listQuery, noQuery, pageOf, paging, versionFrom } from './schemas.js'
 
 /** A permission the schema names for a resource; an unknown one is a schema fault, reported as such. */
@@ -30,8 +31,31 @@ function withVersion(reply: FastifyReply, record: ApiRecord): ApiRecord {
   return record
 }
 
+/** The record schema with the extension's fields added. */
+function extended(record: TObject, extension: DetailExtension): TObject {
+  const { properties, type: _type, ...options } = record
+  return Type.Object({ ...properties, ...extension.properties }, options)
+}
+
+/**
+ * The update body with the extension's fields allowed and ignored, so a detail answer can still be sent
+ * back whole as an update, as any record read with GET can.
+ */
+function ignoringExtension(update: TObject, extension: DetailExtension): TObject {
+  const { properties, type: _type, ...options } = update
+  const ignored = Object.fromEntries(Object.keys(extension.properties).map((name) => [name, Type.Optional(Type.Unknown({ description: 'Read-only: ignored on update' }))]))
+  return Type.Object({ ...properties, ...ignored }, options)
+}
+
+function withoutExtension(body: unknown, extension: DetailExtension | undefined): unknown {
+  if (!extension || typeof body !== 'object' || body === null) return body
+  const rest = { ...(body as Record<string, unknown>) }
+  for (const name of Object.keys(extension.properties)) delete rest[name]
+  return rest
+}
+
 /** The routes of one generic resource: list, detail, create, update, delete and its related lists. */
-function resourceRoutes(app: FastifyInstance, resource: Resource): void {
+function resourceRoutes(app: FastifyInstance, resource: Resource, extension: DetailExtension | undefined): void {
   const { schema, records } = app
   const { root, path, tag } = resource
   const readPermission = permission(resource, 'read')
@@ -67,9 +91,15 @@ function resourceRoutes(app: FastifyInstance, resource: Resource): void {
   })
 
   app.get(`${path}/:id`, {
-    config: { policy: keyOpen('detail'), ...cacheRoute('detail', [resource.collection]) },
-    schema: { tags: [tag], summary: `Get one ${noun}`, params, querystring: noQuery, response: { 200: record, ...errorResponses(400, 401, 403, 404) } },
-  }, async (request, reply) => withVersion(reply, await visible(request, (request.params as { id: string }).id)))
+    config: { policy: keyOpen('detail'), ...cacheRoute('detail', [resource.collection, ...(extension?.dependsOn ?? [])]) },
+    schema: {
+      tags: [tag], summary: `Get one ${noun}`, params, querystring: noQuery,
+      response: { 200: extension ? extended(record as TObject, extension) : record, ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (request, reply) => {
+    const found = withVersion(reply, await visible(request, (request.params as { id: string }).id))
+    return extension ? { ...found, ...await extension.fields(found) } : found
+  })
 
   app.post(path, {
     config: { policy: write },
@@ -92,18 +122,20 @@ function resourceRoutes(app: FastifyInstance, resource: Resource): void {
     schema: {
       tags: [tag], summary: `Update a ${noun}`,
       description: 'Send the fields to change; null removes an optional field. With If-Match or _version the update applies only to that version (else 409).',
-      params, querystring: noQuery, headers: ifMatch, body: schema.builder.resourceSchema(root, 'update'),
+      params, querystring: noQuery, headers: ifMatch,
+      body: extension ? ignoringExtension(schema.builder.resourceSchema(root, 'update') as TObject, extension) : schema.builder.resourceSchema(root, 'update'),
       response: { 200: record, ...errorResponses(400, 401, 403, 404, 409, 413) },
     },
   }, async (request, reply) => {
     const { id } = request.params as { id: string }
+    const body = withoutExtension(request.body, extension) as Record<string, unknown>
     const principal = principalOf(request)
     const current = await records.get(id)
     if (!current || !((await access.canRead(principal, current)) || (await access.isOwn(principal, current)))) throw new NotFoundError(`${id} not found`)
-    await access.authorizeUpdate(principal, current, request.body as Record<string, unknown>)
-    access.assertCanGrant(principal, current, request.body as Record<string, unknown>)
+    await access.authorizeUpdate(principal, current, body)
+    access.assertCanGrant(principal, current, body)
     const expectVersion = versionFrom((request.headers as { 'if-match'?: string })['if-match'])
-    return withVersion(reply, await records.update(id, request.body, expectVersion === undefined ? {} : { expectVersion }))
+    return withVersion(reply, await records.update(id, body, expectVersion === undefined ? {} : { expectVersion }))
   })
 
   app.delete(`${path}/:id`, {
@@ -140,6 +172,6 @@ function resourceRoutes(app: FastifyInstance, resource: Resource): void {
   }
 }
 
-export async function recordRoutes(app: FastifyInstance): Promise<void> {
-  for (const resource of app.schema.resources) resourceRoutes(app, resource)
+export async function recordRoutes(app: FastifyInstance, options: RecordRouteOptions = {}): Promise<void> {
+  for (const resource of app.schema.resources) resourceRoutes(app, resource, options.details?.[resource.root.name])
 }

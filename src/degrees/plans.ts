@@ -1,0 +1,84 @@
+import { isPassing } from '../domain/grades.js'
+import { planWarnings, type PlanCourse, type PlannedEntry, type PlanWarning } from '../domain/plan-warnings.js'
+import { BadRequestError } from '../errors.js'
+import type { Enrollments } from '../privacy/enrollments.js'
+import type { ApiRecord, RecordService } from '../records/service.js'
+import type { ClassDef, CompiledSchema } from '../schema/index.js'
+
+/**
+ * Most credits a term may plan before the plan is warned: a heavy undergraduate term, and a full-time
+ * graduate load. Other student types get the undergraduate figure.
+ */
+export const creditLoads: Readonly<Record<string, number>> = { UndergraduateStudent: 18, GraduateStudent: 12 }
+const defaultLoad = 18
+
+export type PlanWithWarnings = ApiRecord & { readonly warnings: readonly PlanWarning[] }
+
+const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : [])
+
+/**
+ * Students' academic plans (DESIGN 6.2). Plans are written through the record service (validation and
+ * reference checks) and every answer carries the plan's warnings, computed from the catalog and the
+ * student's enrollments at the time of the answer. Who may call is the routes' business.
+ */
+export class StudentPlans {
+  readonly cls: ClassDef
+  private readonly course: ClassDef
+
+  constructor(private readonly records: RecordService, schema: CompiledSchema, private readonly enrollments: Enrollments) {
+    this.cls = schema.class('StudentPlan')!
+    this.course = schema.class('Course')!
+  }
+
+  async get(id: string): Promise<ApiRecord | null> {
+    const found = await this.records.get(id)
+    return found?.type === this.cls.name ? found : null
+  }
+
+  async ofStudent(student: ApiRecord): Promise<PlanWithWarnings[]> {
+    const plans = await this.records.find(this.cls, { student: student._id }, { sort: [['_created_at', 1], ['_id', 1]] })
+    return this.withWarnings(student, plans)
+  }
+
+  async create(student: ApiRecord, input: Record<string, unknown>): Promise<PlanWithWarnings> {
+    const [plan] = await this.withWarnings(student, [await this.records.create(this.cls.name, input)])
+    return plan!
+  }
+
+  /** A plan stays with its student: a `student` other than the plan's own is refused, never applied. */
+  async update(student: ApiRecord, plan: ApiRecord, patch: Record<string, unknown>, options: { expectVersion?: number }): Promise<PlanWithWarnings> {
+    if (patch.student !== undefined && patch.student !== plan.student) {
+      throw new BadRequestError(`'student' cannot change: a plan stays with ${String(plan.student)}; create a new plan for another student`)
+    }
+    const [updated] = await this.withWarnings(student, [await this.records.update(plan._id, patch, options)])
+    return updated!
+  }
+
+  async remove(plan: ApiRecord): Promise<void> {
+    await this.records.remove(plan._id)
+  }
+
+  private async withWarnings(student: ApiRecord, plans: readonly ApiRecord[]): Promise<PlanWithWarnings[]> {
+    if (!plans.length) return []
+    const entries = (plan: ApiRecord) => (Array.isArray(plan.planned_courses) ? plan.planned_courses as PlannedEntry[] : [])
+    const enrollments = await this.enrollments.ofStudent(student._id)
+    // Prerequisites are looked up too, so a warning can name them by code.
+    const planned = new Set(plans.flatMap((plan) => entries(plan).map((e) => e.course)))
+    const found = await this.records.find(this.course, { _id: { $in: [...planned] } })
+    const prerequisites = new Set(found.flatMap((c) => list(c.prerequisites)).filter((id) => !planned.has(id)))
+    const more = prerequisites.size ? await this.records.find(this.course, { _id: { $in: [...prerequisites] } }) : []
+    const courses = new Map<string, PlanCourse>([...found, ...more].map((c) => [c._id, {
+      course_code: String(c.course_code),
+      credits: typeof c.credits === 'number' ? c.credits : null,
+      prerequisites: list(c.prerequisites),
+    }]))
+    const taken = enrollments.map((e) => ({
+      course: String(e.course),
+      term: String(e.term),
+      passed: e.status === 'completed' && isPassing(typeof e.grade === 'string' ? e.grade : null),
+      inProgress: e.status === 'enrolled',
+    }))
+    const load = creditLoads[student.type] ?? defaultLoad
+    return plans.map((plan) => ({ ...plan, warnings: planWarnings(entries(plan), courses, taken, load) }))
+  }
+}
