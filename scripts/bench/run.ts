@@ -2,7 +2,8 @@
  * npm run bench: builds, seeds a temporary data directory with the sample department, starts the
  * service and a bare Fastify hello-world, and drives both with autocannon in the same run, so every
  * figure has a baseline from the same machine and moment. The catalog reads (by token and by API key)
- * run with CACHE=off; the cached reads on a second start with the cache on. Then the degree audit engine
+ * run with CACHE=off, and so does the degree-progress endpoint on a case built through the API (see
+ * degree-progress.ts); the cached reads on a second start with the cache on. Then the degree audit engine
  * alone, and search on the department scaled 10x (scripts/bench/search-run.ts, its own seed and server).
  * Results go to stdout and bench-results/latest.md and .json.
  *
@@ -17,6 +18,7 @@ import { signIdToken, userIdForEmail } from '../../src/auth/tokens.js'
 import { loadConfig } from '../../src/config.js'
 import { cacheScenarios } from './cache.js'
 import { benchDegreeAudit } from './degree-audit.js'
+import { degreeProgressScenario } from './degree-progress.js'
 import { load, type LoadOptions, type LoadResult } from './load.js'
 import { freePort, memory, run, startServer, stop } from './processes.js'
 import { report, type SearchFigures } from './report.js'
@@ -65,7 +67,9 @@ async function main(): Promise<void> {
     }
     const port = await freePort()
     const service = await startServer('node', ['dist/src/server.js'], { ...env, CACHE: 'off' }, port, '/ready')
-    await measure(await catalogScenarios(service.url, await auth(port)), service.child.pid)
+    const admin = await auth(port)
+    await measure(await catalogScenarios(service.url, admin), service.child.pid)
+    await measure([await degreeProgressScenario(service.url, admin)], service.child.pid)
     const mem = await memory(service.child.pid!)
     await stop(service.child)
 
