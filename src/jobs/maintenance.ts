@@ -19,8 +19,6 @@ export const maintenanceSchedule = {
   'verify-audit-chain': 24 * hour,
 } as const
 
-export type MaintenanceJob = keyof typeof maintenanceSchedule
-
 export interface MaintenanceDeps {
   readonly store: Store
   readonly revocations: Revocations
@@ -28,10 +26,6 @@ export interface MaintenanceDeps {
   readonly usageRetentionDays: number
   readonly log: Pick<Logger, 'info' | 'error'>
   readonly now?: () => Date
-}
-
-export function isMaintenanceJob(name: string): name is MaintenanceJob {
-  return Object.hasOwn(maintenanceSchedule, name)
 }
 
 /** Runs one job; what it returns becomes the job's result in the queue. */

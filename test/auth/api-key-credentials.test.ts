@@ -88,9 +88,9 @@ t.test('each use is logged with time, address, method and route, and sets lastUs
 
   const usage = await faculty({ method: 'GET', url: `/api/api-keys/${encodeURIComponent(id)}/usage` })
   t.equal(usage.statusCode, 200)
-  const { items, total, uses } = usage.json()
-  t.equal(uses, 4, 'the four permitted uses, not the two refused')
+  const { items, total } = usage.json()
   t.equal(total, items.length, 'total counts the entries')
+  t.equal(items.reduce((sum: number, use: { count: number }) => sum + use.count, 0), 4, 'the four permitted uses, not the two refused')
   const byRoute: Record<string, number> = {}
   for (const use of items) {
     t.match(use, { ip: '127.0.0.1', method: 'GET' })
@@ -99,7 +99,7 @@ t.test('each use is logged with time, address, method and route, and sets lastUs
   }
   t.same(byRoute, { '/api/courses': 3, '/api/people': 1 }, 'uses of one route from one address are counted together')
   const paged = await faculty({ method: 'GET', url: `/api/api-keys/${encodeURIComponent(id)}/usage?limit=1&offset=1` })
-  t.match(paged.json(), { total, uses: 4, limit: 1, offset: 1 })
+  t.match(paged.json(), { total, limit: 1, offset: 1 })
   t.same(paged.json().items, items.slice(1, 2))
 
   const lastUsedAt = (await faculty({ method: 'GET', url: '/api/api-keys' })).json().items[0].lastUsedAt

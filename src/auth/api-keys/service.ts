@@ -102,11 +102,13 @@ export class ApiKeyService {
   async usage(id: string, caller: Caller, limit: number, offset: number) {
     await this.owned(id, caller)
     const log = this.store.collection<UsageEntry>(usageCollection)
-    const entries = await log.find({ key_id: id }, { sort: [['at', -1], ['_id', 1]] })
-    const uses = entries.reduce((sum, entry) => sum + (entry.count ?? 1), 0)
-    const items = entries.slice(offset, offset + limit)
-      .map(({ at, last_at, ip, method, route, count }) => ({ at, lastAt: last_at ?? at, ip, method, route, count: count ?? 1 }))
-    return { items, total: entries.length, uses, limit, offset }
+    const [entries, total] = await Promise.all([
+      log.find({ key_id: id }, { sort: [['at', -1], ['_id', 1]], skip: offset, limit }),
+      log.count({ key_id: id }),
+    ])
+    // Entries written before uses were counted stand for one use each.
+    const items = entries.map(({ at, last_at, ip, method, route, count }) => ({ at, lastAt: last_at ?? at, ip, method, route, count: count ?? 1 }))
+    return { items, total, limit, offset }
   }
 
   /**

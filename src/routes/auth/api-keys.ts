@@ -62,14 +62,14 @@ export async function apiKeyRoutes(app: FastifyInstance): Promise<void> {
     config: { policy: allow.signedIn },
     schema: {
       tags, summary: 'Uses of a key: when, from where, what', params,
-      description: 'Newest first. Each entry counts the uses from one address of one method and route within one second: `at` is the first of them, `lastAt` the last. `total` counts entries, `uses` the uses they hold.',
+      description: 'Newest first. Each entry counts the uses from one address of one method and route within one second: `at` is the first of them, `lastAt` the last. `total` counts entries.',
       querystring: Type.Object(paging, { additionalProperties: false }),
       response: {
         200: Type.Object({
           items: Type.Array(Type.Object({
             at: Type.String(), lastAt: Type.String(), ip: Type.String(), method: Type.String(), route: Type.String(), count: Type.Integer({ minimum: 1 }),
           })),
-          total: Type.Integer(), uses: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(),
+          total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(),
         }),
         ...errorResponses(400, 401, 404),
       },
