@@ -19,6 +19,7 @@ import { responseCachePlugin } from './http/cache.js'
 import { ErrorBody, errorsPlugin, frameworkErrors } from './http/errors.js'
 import { idPathRewriter } from './http/ids.js'
 import { loggerOptions, requestId } from './http/logging.js'
+import { requestLoggers } from './http/request-logger.js'
 import { rateLimitPlugin } from './http/rate-limit.js'
 import { lazySerializers } from './http/lazy-compile.js'
 import { installValidation } from './http/validation.js'
@@ -114,6 +115,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const app = Fastify({
     logger: loggerOptions(config.logLevel, options.logStream),
     genReqId: requestId,
+    childLoggerFactory: requestLoggers,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
     rewriteUrl: idPathRewriter(new Set(schema.collections.flatMap((c) => c.classes))),
