@@ -20,7 +20,8 @@ import { ErrorBody, errorsPlugin, frameworkErrors } from './http/errors.js'
 import { idPathRewriter } from './http/ids.js'
 import { loggerOptions, requestId } from './http/logging.js'
 import { requestLoggers } from './http/request-logger.js'
-import { rateLimitPlugin } from './http/rate-limit.js'
+import { gatePlugin } from './http/gate.js'
+import { RateLimiter } from './http/rate-limit.js'
 import { lazySerializers } from './http/lazy-compile.js'
 import { installValidation } from './http/validation.js'
 import type { AuditLog } from './privacy/audit-log.js'
@@ -108,7 +109,8 @@ const tags = [
 
 /**
  * Builds the service: infrastructure first (schema, store, services), then the cross-cutting plugins
- * (validation, documentation, sign-in, rate limits, errors), then the routes. Tests build it in-process.
+ * (validation, documentation, sign-in, the request gate with its rate limits, errors), then the routes.
+ * Tests build it in-process.
  */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const schema = await compileSchema(config.schemaDir)
@@ -152,14 +154,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (redis) probes.set('redis', async () => { await redis.ping(); return 'redis' })
   app.decorate('readinessProbes', probes)
   app.addHook('onClose', () => services.close())
-  app.addHook('onRequest', async (request, reply) => { reply.header('x-request-id', request.id) })
 
   installJsonBodies(app)
   installValidation(app)
   app.addSchema(ErrorBody)
   await app.register(docsPlugin, { publicUrl: config.publicUrl, tags })
   await app.register(authPlugin, { config, ...services })
-  await app.register(rateLimitPlugin, { limits: config.rateLimits, ...(redis ? { redis } : {}) })
+  await app.register(gatePlugin, { limiter: new RateLimiter(config.rateLimits, app.log, redis ?? undefined) })
   await app.register(responseCachePlugin, { cache: services.cache, schema })
   await app.register(errorsPlugin)
   await app.register(auditPlugin, { log: services.auditLog })

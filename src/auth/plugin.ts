@@ -101,32 +101,40 @@ async function keyPrincipal(key: string, { apiKeys, users }: AuthOptions): Promi
   return { principal, validUntil: Date.parse(record.expires_at) }
 }
 
-async function identify(request: FastifyRequest, policy: Policy, options: AuthOptions, cache: PrincipalCache): Promise<Principal> {
+interface Principals {
+  readonly bearer: PrincipalCache
+  readonly keys: PrincipalCache
+}
+
+/** The principal a request's credential establishes: at once when it is remembered, else once checked. */
+function establish(request: FastifyRequest, policy: Policy, options: AuthOptions, principals: Principals): Principal | Promise<Principal> {
   const credential = credentialOf(request)
   switch (credential.kind) {
     case 'none':
       throw new UnauthorizedError(openToKeys(policy) ? 'API key required' : 'Authentication required: send Authorization: Bearer <ID token>')
     case 'api-key-miscased':
       throw new UnauthorizedError('API key required')
-    case 'bearer':
-      return cached(cache, `bearer ${request.headers.authorization}`, () => bearerPrincipal(request, options))
-    case 'api-key':
+    case 'bearer': {
+      const header = request.headers.authorization!
+      return principals.bearer.get(header) ?? remember(principals.bearer, header, () => bearerPrincipal(request, options))
+    }
+    case 'api-key': {
       // Keyed by the digest, so no plaintext key outlives its request in memory.
-      return cached(cache, `key ${digest(credential.key)}`, () => keyPrincipal(credential.key, options))
+      const hash = digest(credential.key)
+      return principals.keys.get(hash) ?? remember(principals.keys, hash, () => keyPrincipal(credential.key, options))
+    }
   }
 }
 
 /** Only a credential that was accepted is remembered; a refused one is checked again every time. */
-async function cached(cache: PrincipalCache, credential: string, establish: () => Promise<Identified>): Promise<Principal> {
-  const known = cache.get(credential)
-  if (known) return known
+async function remember(cache: PrincipalCache, credential: string, build: () => Promise<Identified>): Promise<Principal> {
   const stamp = cache.stamp()
-  const { principal, validUntil } = await establish()
+  const { principal, validUntil } = await build()
   cache.set(credential, principal, stamp, validUntil)
   return principal
 }
 
-function authorize(policy: Policy, principal: Principal): void {
+function authorizePolicy(policy: Policy, principal: Principal): void {
   if (principal.kind === 'api-key') {
     if (!openToKeys(policy) || policy.kind !== 'permission' || !principal.permissions.has(policy.permission)) throw new ForbiddenError('Permission denied')
     return
@@ -140,16 +148,36 @@ function authorize(policy: Policy, principal: Principal): void {
   }
 }
 
+/** The two halves of access control, run by the request gate with rate limiting between them. */
+export interface AccessControl {
+  /** Sets `request.principal`, or holds why its credential was refused in `request.authFailure`. */
+  identify(request: FastifyRequest): void | Promise<void>
+  /** Raises a held refusal, or the refusal of the route's policy. */
+  authorize(request: FastifyRequest): void
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    access: AccessControl
+  }
+}
+
+function hold(request: FastifyRequest, error: unknown): void {
+  if (!(error instanceof AppError)) throw error
+  request.authFailure = error
+}
+
 /**
  * Sign-in and access control for every route. Each route declares a policy in `config.policy`; any route
  * added after this plugin without one stops start-up, whatever its path, so nothing is reachable by
- * accident (only the documentation, registered before, and the 404 answer have none). The caller is identified in
- * onRequest (failures are held, not thrown, so the rate limiter still counts them against the caller's
- * address), and the policy is enforced in preParsing, before any body is read.
+ * accident (only the documentation, registered before, and the 404 answer have none). The request gate
+ * (http/gate.ts) identifies the caller, counts the request against the caller's rate limit (a refused
+ * credential against the address), then, after any other onRequest hook, enforces the policy, all before
+ * any body is read.
  */
 async function auth(app: FastifyInstance, options: AuthOptions) {
   const { config, keys, usage } = options
-  const principals = new PrincipalCache(options.store.writeCounts)
+  const principals: Principals = { bearer: new PrincipalCache(options.store.writeCounts), keys: new PrincipalCache(options.store.writeCounts) }
   await app.register(fastifyJwt, {
     secret: keys.algorithm === 'RS256' ? { private: keys.signKey, public: keys.verifyKey } : keys.signKey,
     sign: signOptions(keys, config),
@@ -169,25 +197,31 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
     }
   })
 
-  app.addHook('onRequest', async (request) => {
-    const policy = request.routeOptions.config.policy
-    if (!policy || policy.kind === 'public') return
-    try {
-      request.principal = await identify(request, policy, options, principals)
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error
-      request.authFailure = error
-    }
-  })
-
-  app.addHook('preParsing', async (request) => {
-    if (request.authFailure) throw request.authFailure
-    const policy = request.routeOptions.config.policy
-    const principal = request.principal
-    if (!policy || !principal) return
-    authorize(policy, principal)
-    if (principal.apiKey) usage.record(principal.apiKey.id, request.ip, request.method, request.routeOptions.url ?? request.url)
-  })
+  app.decorate('access', {
+    identify(request) {
+      const policy = request.routeOptions.config.policy
+      if (!policy || policy.kind === 'public') return
+      let found: Principal | Promise<Principal>
+      try {
+        found = establish(request, policy, options, principals)
+      } catch (error) {
+        return hold(request, error)
+      }
+      if (!(found instanceof Promise)) {
+        request.principal = found
+        return
+      }
+      return found.then((principal) => { request.principal = principal }, (error: unknown) => hold(request, error))
+    },
+    authorize(request) {
+      if (request.authFailure) throw request.authFailure
+      const policy = request.routeOptions.config.policy
+      const principal = request.principal
+      if (!policy || !principal) return
+      authorizePolicy(policy, principal)
+      if (principal.apiKey) usage.record(principal.apiKey.id, request.ip, request.method, request.routeOptions.url ?? request.url)
+    },
+  } satisfies AccessControl)
 }
 
 export const authPlugin = fp(auth, { name: 'auth' })

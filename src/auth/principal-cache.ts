@@ -1,27 +1,30 @@
-import { LRUCache } from 'lru-cache'
 import type { WriteCounts } from '../store/port.js'
 import type { Principal } from './plugin.js'
 
 /** Everything a principal is built from: a write to any of these may change who a credential is. */
 export const principalSources = ['users', 'groups', 'revoked_tokens', 'api_keys'] as const
 
+const maxEntries = 10_000
+
 interface Entry {
   readonly principal: Principal
-  /** Sum of the sources' write counts when building began; counts only grow, so any write changes it. */
-  readonly stamp: number
   /** When the credential itself stops being valid (the token's exp, the key's expiry). */
   readonly validUntil: number
 }
 
 /**
  * Principals already established for a credential, so that a signed-in request need not verify its token
- * and read the user, the groups and the deny-list again. An entry holds only while none of those
- * collections has been written since it was built, and never past the credential's own expiry. It needs
- * the store's write counts, which only a store this process alone writes offers; without them (MongoDB,
- * shared by several instances) nothing is cached and every request is checked afresh.
+ * and read the user, the groups and the deny-list again. Entries hold only while none of those
+ * collections has been written since they were built, and never past the credential's own expiry. It
+ * needs the store's write counts, which only a store this process alone writes offers; without them
+ * (MongoDB, shared by several instances) nothing is cached and every request is checked afresh.
+ *
+ * Every entry is built under the same sources, so one write drops them all: the cache remembers the
+ * stamp its entries were built under and empties itself when the stamp moves.
  */
 export class PrincipalCache {
-  private readonly entries = new LRUCache<string, Entry>({ max: 10_000 })
+  private readonly entries = new Map<string, Entry>()
+  private entriesStamp: number | undefined
 
   constructor(private readonly counts: WriteCounts | undefined, private readonly now: () => number = Date.now) {}
 
@@ -34,18 +37,33 @@ export class PrincipalCache {
     return sum
   }
 
+  private current(): Map<string, Entry> {
+    const stamp = this.stamp()
+    if (stamp !== this.entriesStamp) {
+      this.entries.clear()
+      this.entriesStamp = stamp
+    }
+    return this.entries
+  }
+
   get(credential: string): Principal | undefined {
-    const entry = this.entries.get(credential)
+    const entries = this.current()
+    const entry = entries.get(credential)
     if (!entry) return undefined
-    if (entry.stamp !== this.stamp() || entry.validUntil <= this.now()) {
-      this.entries.delete(credential)
+    if (entry.validUntil <= this.now()) {
+      entries.delete(credential)
       return undefined
     }
     return entry.principal
   }
 
+  /** Remembers a principal built under `stamp`; one built while a source was being written is not kept. */
   set(credential: string, principal: Principal, stamp: number | undefined, validUntil: number): void {
     if (stamp === undefined) return
-    this.entries.set(credential, { principal, stamp, validUntil })
+    const entries = this.current()
+    if (stamp !== this.entriesStamp) return
+    // Oldest first: Map iterates in insertion order.
+    if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!)
+    entries.set(credential, { principal, validUntil })
   }
 }

@@ -54,8 +54,8 @@ async function errors(app: FastifyInstance) {
     return send(reply, 500, `Internal error; quote request id ${request.id} when reporting it`)
   })
 
-  // Rate limited like any route, so the 404 answer cannot be used to probe for paths at full speed.
-  app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => send(reply, 404, `Route ${request.method} ${request.url.split('?')[0]} not found`))
+  // The request gate runs for it too: the 404 answer is rate limited, so it cannot probe for paths at full speed.
+  app.setNotFoundHandler((request, reply) => send(reply, 404, `Route ${request.method} ${request.url.split('?')[0]} not found`))
 }
 
-export const errorsPlugin = fp(errors, { name: 'errors', dependencies: ['rate-limit'] })
+export const errorsPlugin = fp(errors, { name: 'errors', dependencies: ['gate'] })
