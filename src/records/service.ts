@@ -2,7 +2,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../errors.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 import { keyFields, makeKey } from '../schema/keys.js'
 import { idKeyPattern } from '../schema/typebox.js'
-import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type Store } from '../store/port.js'
+import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type Frozen, type Store } from '../store/port.js'
 import { derivedFields, internalFields } from './derived.js'
 import { assertReferencesExist, assertUnreferenced, referencesIn } from './references.js'
 
@@ -29,8 +29,14 @@ export type ChangeListener = (change: Change) => void
  */
 export type WriteCheck = (record: Readonly<Record<string, unknown>>, write: { readonly id: string; readonly kind: 'create' | 'update' }) => Promise<void>
 
-export interface Page {
-  readonly items: ApiRecord[]
+/**
+ * A record as stored, for answering a read: frozen, shared with other readers, and still carrying the
+ * internal fields (`_search`, ...), which the routes' response schemas leave out of every answer.
+ */
+export type RecordView = Frozen<ApiRecord>
+
+export interface PageView {
+  readonly items: readonly RecordView[]
   readonly total: number
 }
 
@@ -101,14 +107,20 @@ export class RecordService {
     return this.collectionOf(cls).findById(id, { omit: internalFields })
   }
 
-  async find(cls: ClassDef, filter: Filter, options: FindOptions = {}): Promise<ApiRecord[]> {
-    return this.collectionOf(cls).find(filter, { ...options, omit: internalFields })
+  /** The record without a copy (see RecordView); for answers, which never change what they read. */
+  async view(id: string): Promise<RecordView | null> {
+    const cls = this.schema.classOfId(id)
+    return cls ? this.collectionOf(cls).viewById(id) : null
   }
 
-  async page(cls: ClassDef, filter: Filter, options: FindOptions): Promise<Page> {
+  async viewPage(cls: ClassDef, filter: Filter, options: Omit<FindOptions, 'omit'>): Promise<PageView> {
     const collection = this.collectionOf(cls)
-    const [items, total] = await Promise.all([collection.find(filter, { ...options, omit: internalFields }), collection.count(filter)])
+    const [items, total] = await Promise.all([collection.view(filter, options), collection.count(filter)])
     return { items, total }
+  }
+
+  async find(cls: ClassDef, filter: Filter, options: FindOptions = {}): Promise<ApiRecord[]> {
+    return this.collectionOf(cls).find(filter, { ...options, omit: internalFields })
   }
 
   /** `key` fixes the identifier instead of deriving it from the @key (seeding, syncs by natural key). */

@@ -60,6 +60,9 @@ export interface Doc {
   [field: string]: unknown
 }
 
+/** A document as `view` gives it: nothing in it can be changed. */
+export type Frozen<T> = { readonly [K in keyof T]: T[K] extends object ? Frozen<T[K]> : T[K] }
+
 export interface IndexSpec {
   readonly fields: readonly string[]
   readonly unique?: boolean
@@ -77,6 +80,12 @@ export interface Collection<T extends Doc = Doc> {
    */
   insertMany(docs: readonly T[]): Promise<void>
   findById(id: string, options?: Pick<FindOptions, 'omit'>): Promise<T | null>
+  /**
+   * Reads for answering requests, without a copy: the documents are frozen (deeply), may be shared with
+   * other readers, and carry every stored field. A later write never changes a document already read.
+   */
+  viewById(id: string): Promise<Frozen<T> | null>
+  view(filter: Filter, options?: Omit<FindOptions, 'omit'>): Promise<readonly Frozen<T>[]>
   findOne(filter: Filter, options?: Pick<FindOptions, 'omit' | 'sort'>): Promise<T | null>
   find(filter: Filter, options?: FindOptions): Promise<T[]>
   count(filter: Filter): Promise<number>

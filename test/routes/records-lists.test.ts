@@ -1,4 +1,5 @@
 import t from 'tap'
+import { internalFields } from '../../src/records/derived.js'
 import type { ApiRecord } from '../../src/records/service.js'
 import { buildTestApp } from '../helpers/app.js'
 import { Fixtures, type Inject } from '../helpers/records.js'
@@ -42,6 +43,8 @@ t.test('every resource lists, filters, sorts and pages', async (t) => {
       t.equal(all.total, all.items.length)
       t.equal(all.total, await app.store.collection(resource.collection).count({ type: { $in: [...resource.classes] } }), 'total counts every record')
       for (const record of made) t.ok(all.items.some((item) => item._id === record._id), `${record._id} is listed`)
+      const shown = new Set(all.items.flatMap((item) => Object.keys(item)))
+      for (const field of internalFields) t.notOk(shown.has(field), `${field} is not shown in lists`)
       t.equal((await list(reader, resource.path)).limit, 50, 'limit defaults to 50')
 
       const pages: ApiRecord[] = []

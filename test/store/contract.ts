@@ -61,6 +61,32 @@ export function storeContract(t: Test, open: (t: Test) => Promise<Store>): void 
     t.same(await rowsCollection.findById('Row/a'), rows[0])
   })
 
+  t.test('views are frozen snapshots that later writes leave alone', async (t) => {
+    const rowsCollection = await seeded(t)
+    const viewed = (await rowsCollection.viewById('Row/a'))!
+    t.same(viewed, rows[0], 'the stored fields')
+    t.equal(await rowsCollection.viewById('Row/zz'), null)
+    t.throws(() => { (viewed as Row).name = 'changed' }, TypeError, 'a field cannot be set')
+    t.throws(() => { (viewed.tags as string[]).push('more') }, TypeError, 'nor an array inside changed')
+    await rowsCollection.updateOne({ _id: 'Row/a' }, { $set: { name: 'Alicia' }, $push: { tags: 'w' } })
+    t.same(viewed, rows[0], 'a write after the read does not reach the viewed document')
+    t.same(await rowsCollection.viewById('Row/a'), { ...rows[0], name: 'Alicia', tags: ['x', 'y', 'w'] }, 'a new view shows the write')
+    t.same((await rowsCollection.findById('Row/a'))!.name, 'Alicia', 'finds are unaffected by the freezing')
+    const found = (await rowsCollection.findById('Row/a'))!
+    found.name = 'mutable'
+    t.equal(found.name, 'mutable', 'a find still gives a copy to change')
+  })
+
+  t.test('view filters, sorts and pages as find does', async (t) => {
+    const rowsCollection = await seeded(t)
+    const options = { sort: [['name', -1]] as const, skip: 1, limit: 2 }
+    for (const filter of [{}, { tags: 'y' }, { n: { $gte: 2 } }, { $or: [{ name: 'bob' }, { code: { $iprefix: 'math' } }] }] as Filter[]) {
+      t.same(await rowsCollection.view(filter, options), await rowsCollection.find(filter, options), JSON.stringify(filter))
+    }
+    const all = await rowsCollection.view({})
+    t.ok(all.every((row) => Object.isFrozen(row)), 'every document is frozen')
+  })
+
   t.test('filters', async (t) => {
     const c = await seeded(t)
     t.same(await ids(c, { name: 'bob' }), ['Row/b'], 'equality')

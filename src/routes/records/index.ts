@@ -5,7 +5,7 @@ import { principalOf } from '../../auth/plugin.js'
 import { RecordAccess } from '../../privacy/record-access.js'
 import { NotFoundError } from '../../errors.js'
 import { collectionsRead, listFilter, listSort, type ListParams } from '../../records/list-query.js'
-import type { ApiRecord } from '../../records/service.js'
+import type { ApiRecord, RecordView } from '../../records/service.js'
 import { SchemaError, type Resource } from '../../schema/index.js'
 import { where, type Filter } from '../../store/port.js'
 import { errorResponses } from '../responses.js'
@@ -26,7 +26,7 @@ function and(filter: Filter, extra: Filter | undefined): Filter {
   return Object.keys(filter).length ? { $and: [filter, extra] } : extra
 }
 
-function withVersion(reply: FastifyReply, record: ApiRecord): ApiRecord {
+function withVersion<R extends ApiRecord | RecordView>(reply: FastifyReply, record: R): R {
   reply.header('etag', `"${record._version}"`)
   return record
 }
@@ -71,8 +71,8 @@ function resourceRoutes(app: FastifyInstance, resource: Resource, extension: Det
   const cacheRoute = (route: 'list' | 'detail', dependsOn: string[]) => cached?.routes.includes(route) ? cache(dependsOn) : {}
 
   /** The record, if it exists and the caller may see it; a record hidden from the caller is reported as missing. */
-  async function visible(request: FastifyRequest, id: string): Promise<ApiRecord> {
-    const found = await records.get(id)
+  async function visible(request: FastifyRequest, id: string): Promise<RecordView> {
+    const found = await records.view(id)
     if (!found || !(await access.canRead(principalOf(request), found))) throw new NotFoundError(`${id} not found`)
     return found
   }
@@ -86,7 +86,7 @@ function resourceRoutes(app: FastifyInstance, resource: Resource, extension: Det
   }, async (request) => {
     const query = request.query as ListParams
     const filter = and(await listFilter(schema, records, resource, query), access.listFilter(principalOf(request)))
-    const page = await records.page(root, filter, { sort: listSort(root, query.sort), skip: query.offset, limit: query.limit })
+    const page = await records.viewPage(root, filter, { sort: listSort(root, query.sort), skip: query.offset, limit: query.limit })
     return { ...page, limit: query.limit, offset: query.offset }
   })
 
@@ -166,7 +166,7 @@ function resourceRoutes(app: FastifyInstance, resource: Resource, extension: Det
       const { id } = request.params as { id: string }
       const { limit, offset } = request.query as { limit: number; offset: number }
       await visible(request, id)
-      const page = await records.page(target, where(related.field, id), { sort: listSort(target, undefined), skip: offset, limit })
+      const page = await records.viewPage(target, where(related.field, id), { sort: listSort(target, undefined), skip: offset, limit })
       return { ...page, limit, offset }
     })
   }

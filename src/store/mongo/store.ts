@@ -2,8 +2,9 @@ import { MongoClient, MongoServerError, type Db, type Document } from 'mongodb'
 import { assertUpdate } from '../filter-check.js'
 import {
   DuplicateKeyError, StoreUnavailableError,
-  type Collection, type Doc, type Filter, type FindOptions, type IndexSpec, type Store, type Update,
+  type Collection, type Doc, type Filter, type FindOptions, type Frozen, type IndexSpec, type Store, type Update,
 } from '../port.js'
+import { frozen } from '../freeze.js'
 import { translateFilter } from './translate.js'
 
 function omitProjection(omit?: readonly string[]): Document | undefined {
@@ -48,6 +49,15 @@ class MongoCollection<T extends Doc> implements Collection<T> {
 
   findById(id: string, options?: Pick<FindOptions, 'omit'>): Promise<T | null> {
     return this.findOne({ _id: id }, options)
+  }
+
+  async viewById(id: string): Promise<Frozen<T> | null> {
+    const doc = await this.findById(id)
+    return doc && frozen(doc)
+  }
+
+  async view(filter: Filter, options: Omit<FindOptions, 'omit'> = {}): Promise<readonly Frozen<T>[]> {
+    return (await this.find(filter, options)).map(frozen)
   }
 
   findOne(filter: Filter, options: Pick<FindOptions, 'omit' | 'sort'> = {}): Promise<T | null> {

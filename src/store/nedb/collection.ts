@@ -1,7 +1,8 @@
 import type { Datastore } from './datastore.js'
 import { assertUpdate } from '../filter-check.js'
-import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type IndexSpec, type SortSpec, type Update } from '../port.js'
-import { compile, copyOf, indexable, sortDocs } from './query.js'
+import { frozen } from '../freeze.js'
+import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type Frozen, type IndexSpec, type SortSpec, type Update } from '../port.js'
+import { always, compile, copyOf, indexable, sortDocs } from './query.js'
 import { translateFilter } from './translate.js'
 
 interface UniqueViolation { errorType: 'uniqueViolated' }
@@ -19,14 +20,14 @@ interface Indexes<T> {
  * What reads reuse between writes: every document (nedb rebuilds that list from its _id tree on each
  * call) and, per sort asked for, every document in that order. Dropped by each write once it settles.
  */
-interface View<T> {
+interface Snapshot<T> {
   readonly all: T[]
   readonly sorted: Map<string, T[]>
 }
 
 export class NedbCollection<T extends Doc> implements Collection<T> {
   private readonly uniqueIndexes: IndexSpec[] = []
-  private view: View<T> | null = null
+  private snapshot: Snapshot<T> | null = null
 
   /**
    * `loaded` resolves once nedb has read its file: reads bypass nedb's queue, so they wait for it here.
@@ -38,20 +39,20 @@ export class NedbCollection<T extends Doc> implements Collection<T> {
     try {
       return await write()
     } finally {
-      this.view = null
+      this.snapshot = null
       this.wrote()
     }
   }
 
-  private current(): View<T> {
-    return (this.view ??= { all: this.db.getAllData(), sorted: new Map() })
+  private current(): Snapshot<T> {
+    return (this.snapshot ??= { all: this.db.getAllData(), sorted: new Map() })
   }
 
   private sortedAll(sort: SortSpec): T[] {
-    const view = this.current()
+    const snapshot = this.current()
     const key = JSON.stringify(sort)
-    let sorted = view.sorted.get(key)
-    if (!sorted) view.sorted.set(key, (sorted = sortDocs(view.all, sort)))
+    let sorted = snapshot.sorted.get(key)
+    if (!sorted) snapshot.sorted.set(key, (sorted = sortDocs(snapshot.all, sort)))
     return sorted
   }
 
@@ -64,16 +65,17 @@ export class NedbCollection<T extends Doc> implements Collection<T> {
 
   /**
    * Matches in the order asked for. Without an index to narrow the search, the collection's standing
-   * sorted view is filtered, which leaves nothing to sort; a few index matches are sorted as they are.
+   * sorted snapshot is filtered, which leaves nothing to sort; a few index matches are sorted as they are.
    */
-  private matching(filter: Filter, sort?: SortSpec): T[] {
+  private matching(filter: Filter, sort?: SortSpec): readonly T[] {
     const predicate = compile(filter)
     const narrowed = this.fromIndex(filter)
     if (narrowed) {
       const found = narrowed.filter(predicate)
       return sort?.length ? sortDocs(found, sort) : found
     }
-    return (sort?.length ? this.sortedAll(sort) : this.current().all).filter(predicate)
+    const all = sort?.length ? this.sortedAll(sort) : this.current().all
+    return predicate === always ? all : all.filter(predicate)
   }
 
   async ensureIndex(index: IndexSpec): Promise<void> {
@@ -116,11 +118,29 @@ export class NedbCollection<T extends Doc> implements Collection<T> {
     }
   }
 
+  private stored(id: string): T | undefined {
+    return (this.db as unknown as Indexes<T>).indexes._id!.getMatching(id)[0]
+  }
+
   async findById(id: string, options?: Pick<FindOptions, 'omit'>): Promise<T | null> {
     if (typeof id !== 'string') return this.findOne({ _id: id }, options)
     await this.loaded
-    const [doc] = (this.db as unknown as Indexes<T>).indexes._id!.getMatching(id)
+    const doc = this.stored(id)
     return doc ? copyOf(doc, options?.omit) : null
+  }
+
+  // nedb never changes a stored document in place (an update stores a changed copy), so the stored
+  // document itself, frozen, is a snapshot no later write can alter.
+  async viewById(id: string): Promise<Frozen<T> | null> {
+    if (typeof id !== 'string') return null
+    await this.loaded
+    const doc = this.stored(id)
+    return doc ? frozen(doc) : null
+  }
+
+  async view(filter: Filter, options: Omit<FindOptions, 'omit'> = {}): Promise<readonly Frozen<T>[]> {
+    await this.loaded
+    return this.page(filter, options).map(frozen)
   }
 
   async findOne(filter: Filter, options?: Pick<FindOptions, 'omit' | 'sort'>): Promise<T | null> {
@@ -128,12 +148,15 @@ export class NedbCollection<T extends Doc> implements Collection<T> {
     return doc ?? null
   }
 
-  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    await this.loaded
+  private page(filter: Filter, options: Omit<FindOptions, 'omit'>): T[] {
     const docs = this.matching(filter, options.sort)
     const start = options.skip ?? 0
-    const page = docs.slice(start, options.limit ? start + options.limit : undefined)
-    return page.map((doc) => copyOf(doc, options.omit))
+    return docs.slice(start, options.limit ? start + options.limit : undefined)
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    await this.loaded
+    return this.page(filter, options).map((doc) => copyOf(doc, options.omit))
   }
 
   async count(filter: Filter): Promise<number> {

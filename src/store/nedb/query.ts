@@ -29,40 +29,82 @@ function comparable(a: unknown, b: Scalar): boolean {
   return (typeof a === 'string' && typeof b === 'string') || (typeof a === 'number' && typeof b === 'number')
 }
 
+type Test = (value: unknown) => boolean
+
+/**
+ * Whether any of a field's candidate values passes a test. A top-level field (the common case) is read
+ * directly, with no list of candidates made for each document a filter looks at.
+ */
+function anyCandidate(path: readonly string[]): (doc: Doc, test: Test) => boolean {
+  if (path.length > 1) return (doc, test) => candidates(doc, path).some(test)
+  const field = path[0]!
+  return (doc, test) => {
+    const value = doc[field]
+    if (value === undefined) return false
+    return Array.isArray(value) ? value.some(test) : test(value)
+  }
+}
+
 function fieldPredicate(field: string, condition: Scalar | Operators): Predicate {
   const path = field.split('.')
-  if (typeof condition !== 'object') return (doc) => candidates(doc, path).includes(condition)
+  const any = anyCandidate(path)
+  if (typeof condition !== 'object') {
+    const equal: Test = (v) => v === condition
+    return (doc) => any(doc, equal)
+  }
   const tests: Predicate[] = []
   for (const [op, operand] of Object.entries(condition)) {
     if (operand === undefined) continue
     switch (op) {
-      case '$eq': tests.push((doc) => candidates(doc, path).includes(operand)); break
-      case '$ne': tests.push((doc) => !candidates(doc, path).includes(operand)); break
-      case '$in': {
-        const set = new Set(operand as Scalar[])
-        tests.push((doc) => candidates(doc, path).some((v) => set.has(v as Scalar)))
+      case '$eq': {
+        const equal: Test = (v) => v === operand
+        tests.push((doc) => any(doc, equal))
         break
       }
+      case '$ne': {
+        const equal: Test = (v) => v === operand
+        tests.push((doc) => !any(doc, equal))
+        break
+      }
+      case '$in':
       case '$nin': {
         const set = new Set(operand as Scalar[])
-        tests.push((doc) => !candidates(doc, path).some((v) => set.has(v as Scalar)))
+        const member: Test = (v) => set.has(v as Scalar)
+        tests.push(op === '$in' ? (doc) => any(doc, member) : (doc) => !any(doc, member))
         break
       }
-      case '$gt': tests.push((doc) => candidates(doc, path).some((v) => comparable(v, operand) && (v as Scalar) > operand)); break
-      case '$gte': tests.push((doc) => candidates(doc, path).some((v) => comparable(v, operand) && (v as Scalar) >= operand)); break
-      case '$lt': tests.push((doc) => candidates(doc, path).some((v) => comparable(v, operand) && (v as Scalar) < operand)); break
-      case '$lte': tests.push((doc) => candidates(doc, path).some((v) => comparable(v, operand) && (v as Scalar) <= operand)); break
+      case '$gt': {
+        const above: Test = (v) => comparable(v, operand) && (v as Scalar) > operand
+        tests.push((doc) => any(doc, above))
+        break
+      }
+      case '$gte': {
+        const atLeast: Test = (v) => comparable(v, operand) && (v as Scalar) >= operand
+        tests.push((doc) => any(doc, atLeast))
+        break
+      }
+      case '$lt': {
+        const below: Test = (v) => comparable(v, operand) && (v as Scalar) < operand
+        tests.push((doc) => any(doc, below))
+        break
+      }
+      case '$lte': {
+        const atMost: Test = (v) => comparable(v, operand) && (v as Scalar) <= operand
+        tests.push((doc) => any(doc, atMost))
+        break
+      }
       case '$exists': tests.push((doc) => (valuesAt(doc, path).length > 0) === operand); break
       case '$prefix':
       case '$iprefix': {
         const pattern = new RegExp(`^${escapeRegExp(operand as string)}`, op === '$iprefix' ? 'iu' : 'u')
-        tests.push((doc) => candidates(doc, path).some((v) => typeof v === 'string' && pattern.test(v)))
+        const starts: Test = (v) => typeof v === 'string' && pattern.test(v)
+        tests.push((doc) => any(doc, starts))
         break
       }
       default: throw new TypeError(`unsupported operator ${op}`)
     }
   }
-  return (doc) => tests.every((test) => test(doc))
+  return tests.length === 1 ? tests[0]! : (doc) => tests.every((test) => test(doc))
 }
 
 function compileInner(filter: Filter): Predicate {
@@ -79,12 +121,16 @@ function compileInner(filter: Filter): Predicate {
       parts.push(fieldPredicate(key, value as Scalar | Operators))
     }
   }
-  return (doc) => parts.every((p) => p(doc))
+  return parts.length === 1 ? parts[0]! : (doc) => parts.every((p) => p(doc))
 }
 
+export const always: Predicate = () => true
+
+/** The filter as a predicate; an empty filter is `always`, which callers may test for to skip the scan. */
 export function compile(filter: Filter): Predicate {
   assertFilter(filter)
-  return compileInner(filter)
+  const predicate = compileInner(filter)
+  return Object.keys(filter).length ? predicate : always
 }
 
 /** A top-level condition an index can answer: the field and the values it may hold. */
