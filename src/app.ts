@@ -20,9 +20,9 @@ import { ErrorBody, errorsPlugin, frameworkErrors } from './http/errors.js'
 import { idPathRewriter } from './http/ids.js'
 import { loggerOptions, requestId } from './http/logging.js'
 import { requestLoggers } from './http/request-logger.js'
+import { answerSerializers } from './http/serializers.js'
 import { gatePlugin } from './http/gate.js'
 import { RateLimiter } from './http/rate-limit.js'
-import { lazySerializers } from './http/lazy-compile.js'
 import { installValidation } from './http/validation.js'
 import type { AuditLog } from './privacy/audit-log.js'
 import type { Enrollments } from './privacy/enrollments.js'
@@ -125,7 +125,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     onConstructorPoisoning: 'error',
     frameworkErrors,
     return503OnClosing: true,
-    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
+    schemaController: { compilersFactory: { buildSerializer: answerSerializers() } },
     pluginTimeout: 30_000,
     routerOptions: { maxParamLength: 300 },
   })

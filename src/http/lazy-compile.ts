@@ -1,12 +1,9 @@
-import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
-
 type Compiled<F> = F extends (...args: infer A) => infer R ? (...args: A) => R : never
 
 /**
- * Compiles on first use instead of at start-up. Every route's validators and serializers are code
- * generated from their schemas, which made start-up take most of a second; compiled lazily, a route pays
- * a few milliseconds on its first request instead, and start-up pays nothing. The test suite calls every
- * route, so a schema that does not compile still fails a test.
+ * Compiles on first use instead of at start-up. Every route's validators are code generated from their
+ * schemas, which made start-up slow; compiled lazily, a route pays a few milliseconds on its first
+ * request instead. The test suite calls every route, so a schema that does not compile still fails a test.
  */
 export function lazy<F extends (...args: never[]) => unknown>(compile: () => F): Compiled<F> & { errors?: unknown } {
   let compiled: F | undefined
@@ -18,13 +15,4 @@ export function lazy<F extends (...args: never[]) => unknown>(compile: () => F):
     return result
   }) as Compiled<F> & { errors?: unknown }
   return run
-}
-
-/** Fastify's own serializer factory (fast-json-stringify, with shared schemas resolved), made lazy. */
-export function lazySerializers() {
-  const select = SerializerSelector()
-  return (externalSchemas: unknown, options: unknown) => {
-    const build = select(externalSchemas as never, options as never)
-    return (route: Parameters<typeof build>[0]) => lazy(() => build(route))
-  }
 }

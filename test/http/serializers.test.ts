@@ -1,0 +1,54 @@
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
+import { Type } from '@sinclair/typebox'
+import t from 'tap'
+import { answerSerializers } from '../../src/http/serializers.js'
+import { pageOf } from '../../src/routes/records/schemas.js'
+
+const Person = Type.Object({
+  _id: Type.String(),
+  name: Type.String(),
+  tags: Type.Array(Type.String()),
+  age: Type.Optional(Type.Integer()),
+}, { additionalProperties: false })
+
+const route = (schema: unknown) => ({ schema, method: 'GET', url: '/x', httpStatus: '200' }) as never
+const ours = (schema: unknown) => answerSerializers()({}, {})(route(schema)) as (value: unknown) => string
+const plain = (schema: unknown) => SerializerSelector()({} as never, {} as never)(route(schema)) as unknown as (value: unknown) => string
+
+const people = [
+  { _id: 'P/1', name: 'Zoë "Z" Ångström', tags: ['a', 'b'], age: 40, _search: ['internal'] },
+  { _id: 'P/2', name: 'Łukasz\nNowak', tags: [] },
+]
+
+t.test('a list answer is the same text fast-json-stringify gives, frozen items or not', async (t) => {
+  const page = { items: people.map((p) => ({ ...p })), total: 7, limit: 2, offset: 4 }
+  const expected = plain(pageOf(Person))(page)
+  t.equal(ours(pageOf(Person))(page), expected, 'plain objects')
+  const frozen = { ...page, items: page.items.map((p) => Object.freeze({ ...p, tags: Object.freeze([...p.tags]) })) }
+  const serialize = ours(pageOf(Person))
+  t.equal(serialize(frozen), expected, 'frozen items')
+  t.equal(serialize(frozen), expected, 'frozen items again, from what was remembered')
+  t.same(JSON.parse(serialize(frozen)).items[0], { _id: 'P/1', name: 'Zoë "Z" Ångström', tags: ['a', 'b'], age: 40 }, 'fields outside the schema are left out')
+  t.equal(serialize({ ...frozen, items: [] }), plain(pageOf(Person))({ ...page, items: [] }), 'an empty page')
+})
+
+t.test('an object that is not frozen is encoded afresh each time', async (t) => {
+  const serialize = ours(Person)
+  const person = { ...people[0]! }
+  const before = serialize(person)
+  person.name = 'Changed'
+  t.not(serialize(person), before)
+  t.equal(JSON.parse(serialize(person)).name, 'Changed')
+})
+
+t.test('the envelope keeps its other fields required', async (t) => {
+  const serialize = ours(pageOf(Person))
+  t.throws(() => serialize({ items: [], limit: 1, offset: 0 }), /total/)
+  const itemsOnly = ours(Type.Object({ items: Type.Array(Person), total: Type.Optional(Type.Integer()), limit: Type.Optional(Type.Integer()), offset: Type.Optional(Type.Integer()) }))
+  t.same(JSON.parse(itemsOnly({ items: [people[1]] })), { items: [{ _id: 'P/2', name: 'Łukasz\nNowak', tags: [] }] }, 'with nothing besides items it is still JSON')
+})
+
+t.test('a schema that is not a list envelope is serialized as a whole', async (t) => {
+  const Other = Type.Object({ items: Type.String(), total: Type.Integer() })
+  t.equal(ours(Other)({ items: 'x', total: 1 }), plain(Other)({ items: 'x', total: 1 }))
+})
