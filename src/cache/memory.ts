@@ -20,7 +20,7 @@ export class MemoryCacheStore implements CacheStore {
     return `${key.group}\u0000${key.id}`
   }
 
-  async lookup(key: CacheKey, collections: readonly string[]): Promise<Lookup> {
+  lookup(key: CacheKey, collections: readonly string[]): Lookup {
     const generations = collections.map((c) => String(this.generations.get(c) ?? 0))
     const entry = this.entries.get(MemoryCacheStore.key(key))
     return entry ? { generations, entry } : { generations }

@@ -31,8 +31,8 @@ export interface CacheStats {
 }
 
 export interface CacheStore {
-  /** The current generations and the stored entry, in one round trip. */
-  lookup(key: CacheKey, collections: readonly string[]): Promise<Lookup>
+  /** The current generations and the stored entry, in one round trip; an in-process store answers at once. */
+  lookup(key: CacheKey, collections: readonly string[]): Lookup | Promise<Lookup>
   put(key: CacheKey, entry: CachedResponse, ttlSeconds: number): Promise<void>
   /** Gives the collection a new generation: every entry computed from it stops matching. */
   bump(collection: string): Promise<void>

@@ -4,7 +4,7 @@ import type { Config } from '../config.js'
 import { ServiceUnavailableError } from '../errors.js'
 import { connectRequestPathRedis } from '../redis/client.js'
 import { MemoryCacheStore } from './memory.js'
-import type { CacheKey, CachedResponse, CacheStats, CacheStore } from './port.js'
+import type { CacheKey, CachedResponse, CacheStats, CacheStore, Lookup } from './port.js'
 import { RedisCacheStore } from './redis.js'
 
 export type CacheLookup =
@@ -21,8 +21,14 @@ const retryIntervalMs = 1000
 const pauseAfterFailureMs = 1000
 const startupWaitMs = 2000
 
+const bypass: CacheLookup = { state: 'bypass' }
+
 function sameGenerations(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((g, i) => g === b[i])
+}
+
+function judged({ generations, entry }: Lookup): CacheLookup {
+  return entry && sameGenerations(entry.generations, generations) ? { state: 'hit', entry } : { state: 'miss', generations }
 }
 
 /**
@@ -65,17 +71,26 @@ export class ResponseCache {
     return true
   }
 
-  async lookup(key: CacheKey, collections: readonly string[]): Promise<CacheLookup> {
-    if (Date.now() < this.pausedUntil) return { state: 'bypass' }
-    if (this.unsent.size && !(await this.caughtUp())) return { state: 'bypass' }
+  /** At once when the adapter is in process and nothing is waiting to be retried, else a promise. */
+  lookup(key: CacheKey, collections: readonly string[]): CacheLookup | Promise<CacheLookup> {
+    if (Date.now() < this.pausedUntil) return bypass
+    if (this.unsent.size) return this.caughtUp().then((current) => (current ? this.consult(key, collections) : bypass))
+    return this.consult(key, collections)
+  }
+
+  private consult(key: CacheKey, collections: readonly string[]): CacheLookup | Promise<CacheLookup> {
+    let found: Lookup | Promise<Lookup>
     try {
-      const { generations, entry } = await this.store.lookup(key, collections)
-      if (entry && sameGenerations(entry.generations, generations)) return { state: 'hit', entry }
-      return { state: 'miss', generations }
+      found = this.store.lookup(key, collections)
     } catch (error) {
       this.failed('lookup', error)
-      return { state: 'bypass' }
+      return bypass
     }
+    if (!(found instanceof Promise)) return judged(found)
+    return found.then(judged, (error: unknown) => {
+      this.failed('lookup', error)
+      return bypass
+    })
   }
 
   /** Stores an answer under the generations read before it was computed; failures are logged, not raised. */

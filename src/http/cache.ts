@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import type { CacheKey } from '../cache/port.js'
-import type { ResponseCache } from '../cache/response-cache.js'
+import type { CacheLookup, ResponseCache } from '../cache/response-cache.js'
 import { isAdmin } from '../privacy/relations.js'
 import type { CompiledSchema } from '../schema/index.js'
 
@@ -66,27 +66,36 @@ async function responseCache(app: FastifyInstance, { cache, schema }: { cache: R
     return isStudent(payload) || (Array.isArray(items) && items.some(isStudent))
   }
 
-  // Runs after authentication and the route's policy, so a caller without permission never reaches a cached answer.
-  async function lookup(request: FastifyRequest, reply: FastifyReply) {
-    const policy = request.routeOptions.config.cache!
-    const admin = request.principal !== null && isAdmin(request.principal)
-    const key = keyOf(request, policy, admin)
-    const found = await cache.lookup(key, policy.dependsOn)
+  /** On a hit, answers from the cache and never calls `done`; otherwise notes the miss and goes on. */
+  function answer(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, key: CacheKey, admin: boolean, found: CacheLookup) {
     if (found.state === 'hit') {
       reply.header('content-type', found.entry.contentType).header('x-cache', 'hit')
       if (found.entry.etag) reply.header('etag', found.entry.etag)
-      return reply.send(found.entry.body)
+      reply.send(found.entry.body)
+      return
     }
     reply.header('x-cache', found.state)
-    if (found.state === 'miss') request.cacheMiss = { key, generations: found.generations, policy, admin }
+    if (found.state === 'miss') request.cacheMiss = { key, generations: found.generations, policy: request.routeOptions.config.cache!, admin }
+    done()
   }
 
-  async function screen(request: FastifyRequest, _reply: FastifyReply, payload: unknown) {
+  // Runs after the request gate, so a caller without permission never reaches a cached answer. Callback
+  // style, so a hit in the in-process cache is answered without waiting on a promise.
+  function lookup(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
+    const policy = request.routeOptions.config.cache!
+    const admin = request.principal !== null && isAdmin(request.principal)
+    const key = keyOf(request, policy, admin)
+    const found = cache.lookup(key, policy.dependsOn)
+    if (!(found instanceof Promise)) return answer(request, reply, done, key, admin, found)
+    found.then((result) => answer(request, reply, done, key, admin, result), done)
+  }
+
+  function screen(request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: Error | null, payload: unknown) => void) {
     if (request.cacheMiss && !request.cacheMiss.admin && concernsStudent(request, payload)) request.cacheMiss = null
-    return payload
+    done(null, payload)
   }
 
-  async function store(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  function store(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload: unknown) => void) {
     const miss = request.cacheMiss
     if (miss && reply.statusCode === 200 && typeof payload === 'string') {
       const etag = reply.getHeader('etag')
@@ -97,7 +106,7 @@ async function responseCache(app: FastifyInstance, { cache, schema }: { cache: R
         body: Buffer.from(payload),
       }, miss.policy.ttlSeconds)
     }
-    return payload
+    done(null, payload)
   }
 
   // A write answers only after its invalidation has landed, so a read that follows it never sees the old answer.

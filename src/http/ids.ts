@@ -10,7 +10,13 @@ export function idPathRewriter(classNames: ReadonlySet<string>): (req: IncomingM
     const url = req.url ?? '/'
     if (!url.startsWith('/api/')) return url
     const query = url.indexOf('?')
-    const path = query === -1 ? url : url.slice(0, query)
+    const end = query === -1 ? url.length : query
+    // Nothing to join without two segments after the resource's: /api/<resource>/<Class>/<key>.
+    const afterResource = url.indexOf('/', 5)
+    if (afterResource === -1 || afterResource >= end) return url
+    const afterClass = url.indexOf('/', afterResource + 1)
+    if (afterClass === -1 || afterClass >= end) return url
+    const path = url.slice(0, end)
     const segments = path.split('/')
     for (let i = 3; i < segments.length - 1; i++) {
       if (classNames.has(segments[i]!) && segments[i + 1]) {
