@@ -9,7 +9,8 @@ const entryOverhead = 256
  * process has its own, so several instances writing to one store need the Redis adapter instead.
  */
 export class MemoryCacheStore implements CacheStore {
-  private readonly generations = new Map<string, number>()
+  /** Each collection's generation, kept as the text entries are tagged with. */
+  private readonly generations = new Map<string, string>()
   private readonly entries: LRUCache<string, CachedResponse>
 
   constructor(maxBytes: number) {
@@ -21,7 +22,7 @@ export class MemoryCacheStore implements CacheStore {
   }
 
   lookup(key: CacheKey, collections: readonly string[]): Lookup {
-    const generations = collections.map((c) => String(this.generations.get(c) ?? 0))
+    const generations = collections.map((c) => this.generations.get(c) ?? '0')
     const entry = this.entries.get(MemoryCacheStore.key(key))
     return entry ? { generations, entry } : { generations }
   }
@@ -31,7 +32,7 @@ export class MemoryCacheStore implements CacheStore {
   }
 
   async bump(collection: string): Promise<void> {
-    this.generations.set(collection, (this.generations.get(collection) ?? 0) + 1)
+    this.generations.set(collection, String(Number(this.generations.get(collection) ?? '0') + 1))
   }
 
   async stats(): Promise<CacheStats> {

@@ -34,15 +34,30 @@ function sorted(value: object): string {
   return JSON.stringify(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
 }
 
+type KeyOf = (request: FastifyRequest, admin: boolean) => string
+
 /**
- * Everything that changes the answer: the route, its path parameters (an id in either path form arrives
- * here as the same value), the validated query with defaults applied (so parameter order and an explicit
- * default do not matter), and the caller's visibility class. Only admins see student records; every other
- * caller with the route's permission gets the same answer, so non-admins share entries.
+ * How a route's requests become cache keys: everything that changes the answer. The route, its path
+ * parameters (an id in either path form arrives here as the same value), the validated query with
+ * defaults applied (so parameter order and an explicit default do not matter), and the caller's
+ * visibility class. Only admins see student records; every other caller with the route's permission
+ * gets the same answer, so non-admins share entries. Where the query schema admits only the parameters
+ * it names, the key reads those, in a fixed order; otherwise every parameter sent, sorted.
  */
-function keyOf(request: FastifyRequest, policy: CachePolicy, admin: boolean): CacheKey {
-  const id = `${admin ? 'admin' : 'member'}\n${request.method} ${request.routeOptions.url}\n${sorted(request.params as object)}\n${sorted(request.query as object)}`
-  return { group: policy.group, id }
+function keyRecipe(route: RouteOptions): KeyOf {
+  const params = [...route.url.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!).sort()
+  const query = route.schema?.querystring as { properties?: object; additionalProperties?: unknown } | undefined
+  const names = query?.additionalProperties === false ? Object.keys(query.properties ?? {}).sort() : null
+  const head = `\n${route.method as string} ${route.url}`
+  return (request, admin) => {
+    let id = (admin ? 'admin' : 'member') + head
+    const values = request.params as Record<string, unknown>
+    for (const name of params) id += `\n${JSON.stringify(values[name])}`
+    const q = request.query as Record<string, unknown>
+    if (!names) return `${id}\n${sorted(q)}`
+    for (const name of names) id += q[name] === undefined ? '\n' : `\n${JSON.stringify(q[name])}`
+    return id
+  }
 }
 
 function hooksOf<T>(value: T | T[] | undefined): T[] {
@@ -81,13 +96,15 @@ async function responseCache(app: FastifyInstance, { cache, schema }: { cache: R
 
   // Runs after the request gate, so a caller without permission never reaches a cached answer. Callback
   // style, so a hit in the in-process cache is answered without waiting on a promise.
-  function lookup(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
-    const policy = request.routeOptions.config.cache!
-    const admin = request.principal !== null && isAdmin(request.principal)
-    const key = keyOf(request, policy, admin)
-    const found = cache.lookup(key, policy.dependsOn)
-    if (!(found instanceof Promise)) return answer(request, reply, done, key, admin, found)
-    found.then((result) => answer(request, reply, done, key, admin, result), done)
+  function lookupFor(route: RouteOptions, policy: CachePolicy) {
+    const keyOf = keyRecipe(route)
+    return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      const admin = request.principal !== null && isAdmin(request.principal)
+      const key = { group: policy.group, id: keyOf(request, admin) }
+      const found = cache.lookup(key, policy.dependsOn)
+      if (!(found instanceof Promise)) return answer(request, reply, done, key, admin, found)
+      found.then((result) => answer(request, reply, done, key, admin, result), done)
+    }
   }
 
   function screen(request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: Error | null, payload: unknown) => void) {
@@ -118,7 +135,7 @@ async function responseCache(app: FastifyInstance, { cache, schema }: { cache: R
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = hooksOf(route.method)
     if (methods.length === 1 && methods[0] === 'GET' && route.config?.cache) {
-      route.preHandler = [...hooksOf(route.preHandler), lookup] as RouteOptions['preHandler']
+      route.preHandler = [...hooksOf(route.preHandler), lookupFor(route, route.config.cache)] as RouteOptions['preHandler']
       route.preSerialization = [...hooksOf(route.preSerialization), screen] as RouteOptions['preSerialization']
       route.onSend = [...hooksOf(route.onSend), store] as RouteOptions['onSend']
     } else if (methods.some((m) => m !== 'GET' && m !== 'HEAD' && m !== 'OPTIONS')) {
