@@ -20,6 +20,8 @@ async function post(base: string, path: string, headers: Headers, body: unknown)
 const benchCode = (code: string) => `B${code}`
 const courseId = (id: string) => id.replace('Course/', 'Course/B')
 
+export const degreeProgressName = 'GET /api/students/:id/degree-progress (40 courses, 30 rules)'
+
 export async function degreeProgressScenario(base: string, auth: Headers): Promise<Scenario> {
   const groups = benchDegree()
   const student = benchStudent(1000, 40, groups)
@@ -58,7 +60,7 @@ export async function degreeProgressScenario(base: string, auth: Headers): Promi
     })
   }
   return {
-    name: 'GET /api/students/:id/degree-progress (40 courses, 30 rules)',
+    name: degreeProgressName,
     url: `${base}/api/students/${encodeURIComponent(studentId)}/degree-progress?degree=${encodeURIComponent(degree)}`,
     headers: auth,
   }

@@ -14,9 +14,27 @@ export interface LoadResult {
   readonly cpuUs?: number
 }
 
+/** A scenario measured in rounds, each right after a round of the bare baseline. */
+export interface PairedResult extends LoadResult {
+  /** The median over the rounds of this scenario's requests per second over the baseline's in that round. */
+  readonly ratio: number
+  /** The baseline in the round whose ratio is the median. */
+  readonly bare: LoadResult
+  readonly rounds: readonly { readonly rps: number; readonly bareRps: number }[]
+}
+
 export interface LoadOptions {
   readonly durationSeconds: number
   readonly connections: number
+  /** Rounds of (baseline, scenario) per scenario; the median round is reported. */
+  readonly rounds: number
+}
+
+export interface Target {
+  readonly url: string
+  readonly headers: Record<string, string>
+  /** The server's pid, for its CPU time. */
+  readonly pid: number | undefined
 }
 
 /** CPU time a process has used, in microseconds, from /proc (clock ticks of 10 ms on Linux). */
@@ -30,7 +48,8 @@ async function cpuTimeUs(pid: number): Promise<number> {
  * Drives one URL with autocannon after a short warm-up; any non-2xx answer counts as an error. Given the
  * server's pid, also reports the server's CPU time per request.
  */
-export async function load(name: string, url: string, headers: Record<string, string>, options: LoadOptions, pid?: number): Promise<LoadResult> {
+export async function load(name: string, target: Target, options: Omit<LoadOptions, 'rounds'>): Promise<LoadResult> {
+  const { url, headers, pid } = target
   await autocannon({ url, headers, connections: options.connections, duration: 1 })
   const cpuBefore = pid === undefined ? 0 : await cpuTimeUs(pid)
   const result = await autocannon({ url, headers, connections: options.connections, duration: options.durationSeconds })
@@ -43,5 +62,25 @@ export async function load(name: string, url: string, headers: Record<string, st
     p99: latency.p99 ?? 0,
     errors: result.errors + result.timeouts + result.non2xx,
     ...(pid === undefined || !result.requests.total ? {} : { cpuUs: (cpuAfter - cpuBefore) / result.requests.total }),
+  }
+}
+
+/**
+ * The scenario and the bare baseline in alternation, `rounds` times. Two processes share this machine's
+ * cores with the load generator, whose speed drifts by tens of percent over minutes; a ratio taken
+ * within one round, and the median of those, is steady where a baseline measured once is not.
+ */
+export async function paired(name: string, bare: Target, target: Target, options: LoadOptions): Promise<PairedResult> {
+  const rounds: { result: LoadResult; bare: LoadResult; ratio: number }[] = []
+  for (let i = 0; i < options.rounds; i++) {
+    const baseline = await load('bare Fastify: GET /', bare, options)
+    const result = await load(name, target, options)
+    rounds.push({ result, bare: baseline, ratio: result.rps / baseline.rps })
+  }
+  const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!
+  const errors = rounds.reduce((sum, round) => sum + round.result.errors, 0)
+  return {
+    ...median.result, errors, ratio: median.ratio, bare: median.bare,
+    rounds: rounds.map((round) => ({ rps: round.result.rps, bareRps: round.bare.rps })),
   }
 }

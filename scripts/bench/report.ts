@@ -1,5 +1,5 @@
 import type { DegreeAuditBench } from './degree-audit.js'
-import type { LoadOptions, LoadResult } from './load.js'
+import type { LoadOptions, LoadResult, PairedResult } from './load.js'
 import { personByKey, personByToken } from './scenarios.js'
 
 export interface SearchFigures {
@@ -11,8 +11,7 @@ export interface SearchFigures {
 export interface BenchReport {
   readonly machine: string
   readonly options: LoadOptions
-  readonly baseline: LoadResult
-  readonly results: readonly (LoadResult & { target?: number })[]
+  readonly results: readonly (PairedResult & { target?: number })[]
   readonly readyMs: number
   readonly rssMb: number
   readonly peakRssMb: number
@@ -24,16 +23,21 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFracti
 const verdict = (met: boolean) => (met ? 'met' : 'missed')
 const percent = (fraction: number) => `${(fraction * 100).toFixed(0)}%`
 
+/** The baseline as the middle of all its rounds, by requests per second. */
+function baseline(r: BenchReport): LoadResult {
+  const all = r.results.map((x) => x.bare).sort((a, b) => a.rps - b.rps)
+  return all[Math.floor(all.length / 2)]!
+}
+
 function throughput(r: BenchReport): string[] {
-  const rows = [r.baseline as BenchReport['results'][number], ...r.results].map((x) => {
-    const ratio = x.rps / r.baseline.rps
-    const target = x.target === undefined ? '' : `≥ ${percent(x.target)}: ${verdict(ratio >= x.target)}`
-    return `| ${x.name} | ${fmt(x.rps)} | ${fmt(x.p50, 1)} | ${fmt(x.p99, 1)} | ${percent(ratio)} | ${x.cpuUs === undefined ? '' : fmt(x.cpuUs)} | ${target} | ${x.errors} |`
-  })
+  const bare = baseline(r)
+  const row = (x: LoadResult, ratio: string, target: string, bareRps: string) =>
+    `| ${x.name} | ${fmt(x.rps)} | ${fmt(x.p50, 1)} | ${fmt(x.p99, 1)} | ${bareRps} | ${ratio} | ${x.cpuUs === undefined ? '' : fmt(x.cpuUs)} | ${target} | ${x.errors} |`
   return [
-    '| scenario | req/s | p50 ms | p99 ms | of bare | server CPU µs/req | target | errors |',
-    '|---|---:|---:|---:|---:|---:|---|---:|',
-    ...rows,
+    '| scenario | req/s | p50 ms | p99 ms | bare req/s beside it | of bare | server CPU µs/req | target | errors |',
+    '|---|---:|---:|---:|---:|---:|---:|---|---:|',
+    row(bare, '100%', '', ''),
+    ...r.results.map((x) => row(x, percent(x.ratio), x.target === undefined ? '' : `≥ ${percent(x.target)}: ${verdict(x.ratio >= x.target)}`, fmt(x.bare.rps))),
   ]
 }
 
@@ -42,7 +46,7 @@ function keyCost(r: BenchReport): string[] {
   const bearer = r.results.find((x) => x.name === personByToken)
   const key = r.results.find((x) => x.name === personByKey)
   if (!bearer || !key) return []
-  const byThroughput = bearer.rps / key.rps - 1
+  const byThroughput = bearer.ratio / key.ratio - 1
   const byCpu = bearer.cpuUs && key.cpuUs ? key.cpuUs / bearer.cpuUs - 1 : undefined
   return [
     '',
@@ -73,7 +77,8 @@ function search(s: SearchFigures | null): string[] {
 /** A Markdown report: throughput beside the bare baseline, then each issue's own figures against its target. */
 export function report(r: BenchReport): string {
   return [
-    `Machine: ${r.machine}. Load: autocannon, ${r.options.connections} connections, ${r.options.durationSeconds} s per scenario after a 1 s warm-up.`,
+    `Machine: ${r.machine}. Load: autocannon, ${r.options.connections} connections; each scenario in ${r.options.rounds} rounds of ${r.options.durationSeconds} s ` +
+    '(after a 1 s warm-up), each right after a round of the bare baseline; the median round by ratio is shown.',
     '',
     ...throughput(r),
     ...keyCost(r),

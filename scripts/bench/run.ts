@@ -1,14 +1,16 @@
 /**
  * npm run bench: builds, seeds a temporary data directory with the sample department, starts the
- * service and a bare Fastify hello-world, and drives both with autocannon in the same run, so every
- * figure has a baseline from the same machine and moment. The catalog reads (by token and by API key)
+ * service and a bare Fastify hello-world, and drives both with autocannon in the same run: each
+ * scenario in rounds, each round right after a round of the bare baseline, reporting the median
+ * round, so every ratio compares two measurements taken a few seconds apart. The catalog reads (by token and by API key)
  * run with CACHE=off, and so does the degree-progress endpoint on a case built through the API (see
  * degree-progress.ts); the cached reads on a second start with the cache on. Then the degree audit engine
  * alone, and search on the department scaled 10x (scripts/bench/search-run.ts, its own seed and server).
  * Results go to stdout and bench-results/latest.md and .json.
  *
- * BENCH_DURATION (seconds per scenario, default 10) and BENCH_CONNECTIONS (default 10) tune the load;
- * BENCH_SEARCH=off leaves the 10x search run out.
+ * BENCH_DURATION (seconds per round, default 5), BENCH_ROUNDS (default 3) and BENCH_CONNECTIONS
+ * (default 10) tune the load; BENCH_SEARCH=off leaves the 10x search run out, and BENCH_ONLY=<regex>
+ * keeps only the scenarios whose names match it.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
@@ -18,15 +20,19 @@ import { signIdToken, userIdForEmail } from '../../src/auth/tokens.js'
 import { loadConfig } from '../../src/config.js'
 import { cacheScenarios } from './cache.js'
 import { benchDegreeAudit } from './degree-audit.js'
-import { degreeProgressScenario } from './degree-progress.js'
-import { load, type LoadOptions, type LoadResult } from './load.js'
+import { degreeProgressName, degreeProgressScenario } from './degree-progress.js'
+import { paired, type LoadOptions, type PairedResult, type Target } from './load.js'
 import { freePort, memory, run, startServer, stop } from './processes.js'
 import { report, type SearchFigures } from './report.js'
 import { catalogScenarios, type Scenario } from './scenarios.js'
 
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null
+const wanted = (name: string) => !only || only.test(name)
+
 const options: LoadOptions = {
-  durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
+  durationSeconds: Number(process.env.BENCH_DURATION ?? 5),
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
 }
 
 /** The 10x search benchmark, run as its own process; its figures are read back from what it writes. */
@@ -48,9 +54,9 @@ async function main(): Promise<void> {
   try {
     await run('node', ['dist/scripts/seed.js'], env)
 
-    const bare = await startServer('node', ['--import', 'tsx', 'scripts/bench/bare-server.ts'], {}, await freePort(), '/')
-    const baseline = await load('bare Fastify: GET /', `${bare.url}/`, {}, options, bare.child.pid)
-    await stop(bare.child)
+    // The baseline stays up, idle but for its rounds, beside each service started below.
+    const bareServer = await startServer('node', ['--import', 'tsx', 'scripts/bench/bare-server.ts'], {}, await freePort(), '/')
+    const bare: Target = { url: `${bareServer.url}/`, headers: {}, pid: bareServer.child.pid }
 
     // The token's issuer and audience name the port, so each start gets its own.
     const auth = async (port: number) => {
@@ -58,10 +64,10 @@ async function main(): Promise<void> {
       const token = signIdToken(await signingKeys(config), config, { sub: userIdForEmail('bench@dept.example.edu'), email: 'bench@dept.example.edu', role_grant: 'admin' })
       return { authorization: `Bearer ${token}` }
     }
-    const results: (LoadResult & { target?: number })[] = []
+    const results: (PairedResult & { target?: number })[] = []
     const measure = async (scenarios: Scenario[], pid: number | undefined) => {
-      for (const scenario of scenarios) {
-        const result = await load(scenario.name, scenario.url, scenario.headers, options, pid)
+      for (const scenario of scenarios.filter((s) => wanted(s.name))) {
+        const result = await paired(scenario.name, bare, { url: scenario.url, headers: scenario.headers, pid }, options)
         results.push(scenario.target === undefined ? result : { ...result, target: scenario.target })
       }
     }
@@ -72,7 +78,7 @@ async function main(): Promise<void> {
     // Memory of the service holding the sample department; the next scenario adds records and an audit
     // entry per request, which the store keeps in memory by design.
     const mem = await memory(service.child.pid!)
-    await measure([await degreeProgressScenario(service.url, admin)], service.child.pid)
+    if (wanted(degreeProgressName)) await measure([await degreeProgressScenario(service.url, admin)], service.child.pid)
     await stop(service.child)
 
     const cachedPort = await freePort()
@@ -80,11 +86,13 @@ async function main(): Promise<void> {
     await measure(await cacheScenarios(cached.url, await auth(cachedPort)), cached.child.pid)
     await stop(cached.child)
 
+    await stop(bareServer.child)
+
     const degreeAudit = benchDegreeAudit()
     const search = await searchFigures()
 
     const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} at the end`
-    const figures = { machine, options, baseline, results, readyMs: service.readyMs, ...mem, degreeAudit, search }
+    const figures = { machine, options, results, readyMs: service.readyMs, ...mem, degreeAudit, search }
     const text = report(figures)
     console.log(text)
     await mkdir('bench-results', { recursive: true })
