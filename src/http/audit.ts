@@ -46,9 +46,10 @@ export function auditNote(request: FastifyRequest): AuditNote {
 }
 
 function errorMessage(payload: unknown): string | null {
-  if (typeof payload !== 'string') return null
+  const text = Buffer.isBuffer(payload) ? payload.toString('utf8') : payload
+  if (typeof text !== 'string') return null
   try {
-    return clean((JSON.parse(payload) as { error?: unknown }).error, 300)
+    return clean((JSON.parse(text) as { error?: unknown }).error, 300)
   } catch {
     return null
   }

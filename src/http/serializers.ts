@@ -1,6 +1,9 @@
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
+import type { FastifyServerOptions } from 'fastify'
 
-type Serialize = (value: unknown) => string
+type Text = (value: unknown) => string
+/** Fastify sends a serializer's Buffer as it is, with its length as Content-Length. */
+type Serialize = (value: unknown) => string | Buffer
 type Build = ReturnType<ReturnType<typeof SerializerSelector>>
 type RouteSchema = Parameters<Build>[0]
 
@@ -18,58 +21,72 @@ function listEnvelope(schema: unknown): schema is ObjectSchema & { properties: {
     && ['total', 'limit', 'offset'].every((name) => names.includes(name))
 }
 
+const open = Buffer.from('{"items":[')
+const comma = Buffer.from(',')
+
 /**
  * Fastify's serializer factory (fast-json-stringify, shared schemas resolved) with two changes.
  *
  * Compiled on first use instead of at start-up: generating every route's serializer made start-up take
  * most of a second; compiled lazily, a route pays a few milliseconds on its first answer instead.
  *
- * A frozen object is encoded once per schema and its text remembered. The store's views are frozen
- * snapshots (a write stores a new object rather than changing one), so the text of a record read
- * before is exactly its text now, and is dropped with the object once no one holds it. A list answer's
- * items are encoded one by one this way, so a page of records already seen costs a join, not fifty
- * encodings. Anything not frozen is encoded afresh every time.
+ * A frozen object is encoded once per schema and its UTF-8 bytes remembered. The store's views are frozen
+ * snapshots (a write stores a new object rather than changing one), so the bytes of a record read
+ * before are exactly its bytes now, and go with the object once no one holds it. A list answer is put
+ * together from its items' bytes, so a page of records already seen costs one copy, not fifty encodings
+ * and a conversion of the whole text. Anything not frozen is encoded afresh every time.
  */
-export function answerSerializers() {
-  const select = SerializerSelector()
-  return (externalSchemas: unknown, options: unknown) => {
-    const build = select(externalSchemas as never, options as never)
-    const texts = new WeakMap<object, WeakMap<object, string>>()
+type SerializerFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer']
 
-    function remembering(route: RouteSchema): Serialize {
-      const encode = build(route) as Serialize
+export function answerSerializers(): SerializerFactory {
+  const select = SerializerSelector()
+  // Fastify's types promise strings; at run time it sends a Buffer as it is (see Serialize).
+  return ((externalSchemas: unknown, options: unknown) => {
+    const build = select(externalSchemas as never, options as never)
+    const remembered = new WeakMap<object, WeakMap<object, Buffer>>()
+
+    /** The encoder of one schema, and the bytes of a value under it (remembered for frozen values). */
+    function encoder(route: RouteSchema) {
+      const text = build(route) as Text
       const schema = route.schema as object
-      let known = texts.get(schema)
-      if (!known) texts.set(schema, (known = new WeakMap()))
+      let known = remembered.get(schema)
+      if (!known) remembered.set(schema, (known = new WeakMap()))
       const memo = known
-      return (value) => {
-        if (value === null || typeof value !== 'object' || !Object.isFrozen(value)) return encode(value)
-        let text = memo.get(value)
-        if (text === undefined) memo.set(value, (text = encode(value)))
-        return text
+      const frozen = (value: unknown): value is object => value !== null && typeof value === 'object' && Object.isFrozen(value)
+      const bytes = (value: unknown): Buffer => {
+        if (!frozen(value)) return Buffer.from(text(value))
+        let encoded = memo.get(value)
+        if (encoded === undefined) memo.set(value, (encoded = Buffer.from(text(value))))
+        return encoded
       }
+      const serialize: Serialize = (value) => (frozen(value) ? bytes(value) : text(value))
+      return { bytes, serialize }
     }
 
     function list(route: RouteSchema & { schema: { properties: { items: { items: object } }; required?: readonly string[] } }): Serialize {
       const { items, ...others } = route.schema.properties
-      const item = remembering({ ...route, schema: items.items })
+      const item = encoder({ ...route, schema: items.items }).bytes
       const required = (route.schema.required ?? []).filter((name) => name !== 'items')
-      const rest = build({ ...route, schema: { ...route.schema, properties: others, required } }) as Serialize
+      const rest = build({ ...route, schema: { ...route.schema, properties: others, required } }) as Text
       return (value) => {
         const page = value as { items: readonly unknown[] }
-        const encoded = new Array<string>(page.items.length)
-        for (let i = 0; i < encoded.length; i++) encoded[i] = item(page.items[i])
         const tail = rest(page)
-        return `{"items":[${encoded.join(',')}]${tail.length > 2 ? `,${tail.slice(1)}` : '}'}`
+        const parts: Buffer[] = [open]
+        for (let i = 0; i < page.items.length; i++) {
+          if (i > 0) parts.push(comma)
+          parts.push(item(page.items[i]))
+        }
+        parts.push(Buffer.from(tail.length > 2 ? `],${tail.slice(1)}` : ']}'))
+        return Buffer.concat(parts)
       }
     }
 
     return (route: RouteSchema): Serialize => {
       let compiled: Serialize | undefined
       return (value) => {
-        compiled ??= listEnvelope(route.schema) ? list(route as Parameters<typeof list>[0]) : remembering(route)
+        compiled ??= listEnvelope(route.schema) ? list(route as Parameters<typeof list>[0]) : encoder(route).serialize
         return compiled(value)
       }
     }
-  }
+  }) as unknown as SerializerFactory
 }
