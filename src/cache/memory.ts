@@ -14,7 +14,7 @@ export class MemoryCacheStore implements CacheStore {
   private readonly entries: LRUCache<string, CachedResponse>
 
   constructor(maxBytes: number) {
-    this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry, key) => entry.body.length + key.length + entryOverhead })
+    this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry, key) => entry.body.length + (entry.gzip?.length ?? 0) + key.length + entryOverhead })
   }
 
   private static key(key: CacheKey): string {

@@ -17,6 +17,8 @@ export interface CachedResponse {
   readonly contentType: string
   readonly etag?: string
   readonly body: Buffer
+  /** The body gzip-compressed, for clients that accept it; kept only for bodies worth compressing. */
+  readonly gzip?: Buffer
 }
 
 export interface Lookup {

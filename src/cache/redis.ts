@@ -9,18 +9,21 @@ interface Header {
   readonly g: readonly string[]
   readonly t: string
   readonly e?: string
+  /** Bytes of the gzip-compressed body, which follows the body. */
+  readonly z?: number
 }
 
 function isHeader(value: unknown): value is Header {
   const h = value as Header
   return typeof h === 'object' && h !== null && Array.isArray(h.g) && h.g.every((g) => typeof g === 'string')
     && typeof h.t === 'string' && (h.e === undefined || typeof h.e === 'string')
+    && (h.z === undefined || (Number.isInteger(h.z) && h.z > 0))
 }
 
-/** One line of JSON (tags and headers), a newline, then the body's bytes as they are sent. */
+/** One line of JSON (tags and headers), a newline, then the body's bytes as they are sent, then its gzip form if any. */
 export function encodeEntry(entry: CachedResponse): Buffer {
-  const header: Header = { g: entry.generations, t: entry.contentType, ...(entry.etag ? { e: entry.etag } : {}) }
-  return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), entry.body])
+  const header: Header = { g: entry.generations, t: entry.contentType, ...(entry.etag ? { e: entry.etag } : {}), ...(entry.gzip ? { z: entry.gzip.length } : {}) }
+  return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), entry.body, ...(entry.gzip ? [entry.gzip] : [])])
 }
 
 /** A stored value that does not decode is no entry at all (a miss), never an error or a wrong answer. */
@@ -34,7 +37,12 @@ export function decodeEntry(raw: Buffer): CachedResponse | undefined {
     return undefined
   }
   if (!isHeader(header)) return undefined
-  return { generations: header.g, contentType: header.t, ...(header.e ? { etag: header.e } : {}), body: raw.subarray(end + 1) }
+  const gzipAt = raw.length - (header.z ?? 0)
+  if (gzipAt <= end) return undefined
+  return {
+    generations: header.g, contentType: header.t, ...(header.e ? { etag: header.e } : {}),
+    body: raw.subarray(end + 1, gzipAt), ...(header.z ? { gzip: raw.subarray(gzipAt) } : {}),
+  }
 }
 
 /** A generation is a fresh random token, not a counter, so one lost to eviction can never come back equal. */

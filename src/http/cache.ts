@@ -1,5 +1,8 @@
+import { gzip } from 'node:zlib'
+import { Negotiator } from '@fastify/accept-negotiator'
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
+import { LRUCache } from 'lru-cache'
 import type { CacheKey } from '../cache/port.js'
 import type { CacheLookup, ResponseCache } from '../cache/response-cache.js'
 import { isAdmin } from '../privacy/relations.js'
@@ -60,6 +63,14 @@ function keyRecipe(route: RouteOptions): KeyOf {
   }
 }
 
+/** Bodies this large or larger are also kept gzip-compressed; below it compression gains too little. */
+const compressFrom = 1024
+
+/** A strong validator names one representation; the compressed one gets the weak form (RFC 9110 8.8.1). */
+function weak(etag: string): string {
+  return etag.startsWith('W/') ? etag : `W/${etag}`
+}
+
 function hooksOf<T>(value: T | T[] | undefined): T[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value]
 }
@@ -81,12 +92,26 @@ async function responseCache(app: FastifyInstance, { cache, schema }: { cache: R
     return isStudent(payload) || (Array.isArray(items) && items.some(isStudent))
   }
 
-  /** On a hit, answers from the cache and never calls `done`; otherwise notes the miss and goes on. */
+  // Clients send one of a few Accept-Encoding values; each is parsed once.
+  const encodings = new Negotiator({ supportedValues: ['gzip', 'identity'], cache: new LRUCache<string, string>({ max: 64 }) })
+
+  /**
+   * On a hit, answers from the cache and never calls `done`: compressed to a client that accepts gzip,
+   * when the entry has a compressed form. Otherwise notes the miss and goes on.
+   */
   function answer(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, key: CacheKey, admin: boolean, found: CacheLookup) {
     if (found.state === 'hit') {
-      reply.header('content-type', found.entry.contentType).header('x-cache', 'hit')
-      if (found.entry.etag) reply.header('etag', found.entry.etag)
-      reply.send(found.entry.body)
+      const { entry } = found
+      reply.header('content-type', entry.contentType).header('x-cache', 'hit')
+      const accept = request.headers['accept-encoding']
+      if (entry.gzip && accept && encodings.negotiate(accept) === 'gzip') {
+        reply.header('content-encoding', 'gzip')
+        if (entry.etag) reply.header('etag', weak(entry.etag))
+        reply.send(entry.gzip)
+        return
+      }
+      if (entry.etag) reply.header('etag', entry.etag)
+      reply.send(entry.body)
       return
     }
     reply.header('x-cache', found.state)
@@ -99,6 +124,8 @@ async function responseCache(app: FastifyInstance, { cache, schema }: { cache: R
   function lookupFor(route: RouteOptions, policy: CachePolicy) {
     const keyOf = keyRecipe(route)
     return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      // Whether this answer comes compressed depends on Accept-Encoding, so shared caches must know it.
+      reply.header('vary', 'accept-encoding')
       const admin = request.principal !== null && isAdmin(request.principal)
       const key = { group: policy.group, id: keyOf(request, admin) }
       const found = cache.lookup(key, policy.dependsOn)
@@ -114,14 +141,19 @@ async function responseCache(app: FastifyInstance, { cache, schema }: { cache: R
 
   function store(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload: unknown) => void) {
     const miss = request.cacheMiss
-    if (miss && reply.statusCode === 200 && typeof payload === 'string') {
+    if (miss && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
       const etag = reply.getHeader('etag')
-      cache.save(miss.key, {
+      const entry = {
         generations: miss.generations,
         contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
         ...(typeof etag === 'string' ? { etag } : {}),
-        body: Buffer.from(payload),
-      }, miss.policy.ttlSeconds)
+        body: typeof payload === 'string' ? Buffer.from(payload) : payload,
+      }
+      const ttl = miss.policy.ttlSeconds
+      cache.save(miss.key, entry, ttl)
+      // Compressed once, off the event loop, then stored again with its gzip form; until then, and if
+      // compression fails, hits are answered uncompressed.
+      if (entry.body.length >= compressFrom) gzip(entry.body, (error, compressed) => { if (!error) cache.save(miss.key, { ...entry, gzip: compressed }, ttl) })
     }
     done(null, payload)
   }

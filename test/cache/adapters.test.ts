@@ -72,6 +72,10 @@ t.test('Redis', async (t) => {
     t.equal(decodeEntry(Buffer.from('{"g":[1],"t":"x"}\n{}')), undefined, 'generations must be strings')
     const round = decodeEntry(encodeEntry({ generations: ['a', 'b'], contentType: 'text/x', etag: '"2"', body: Buffer.from('line1\nline2') }))
     t.same(round, { generations: ['a', 'b'], contentType: 'text/x', etag: '"2"', body: Buffer.from('line1\nline2') }, 'a body with newlines round-trips')
+    const zipped = { generations: ['a'], contentType: 'text/x', body: Buffer.from('plain\nbody'), gzip: Buffer.from('\x1f\x8b\nzipped') }
+    t.same(decodeEntry(encodeEntry(zipped)), zipped, 'a body and its gzip form round-trip')
+    t.equal(decodeEntry(Buffer.from('{"g":["a"],"t":"x","z":50}\n{}')), undefined, 'a gzip length beyond the value')
+    t.equal(decodeEntry(Buffer.from('{"g":["a"],"t":"x","z":-2}\n{}')), undefined, 'a gzip length that is not a count')
   })
 
   t.test('a generation lost to eviction comes back different, so old entries never match again', async (t) => {

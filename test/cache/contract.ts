@@ -30,6 +30,11 @@ export function cacheStoreContract(t: Test, open: (t: Test) => Promise<CacheStor
     const replaced = await store.lookup(person, ['people'])
     t.same(replaced.entry?.body, body('Grace'), 'a put replaces the entry')
     t.equal(replaced.entry?.etag, undefined)
+    t.equal(replaced.entry?.gzip, undefined, 'no gzip form unless one was stored')
+    const gzip = Buffer.from([0x1f, 0x8b, 8, 0, 1, 2, 3])
+    await store.put(person, { ...entry(empty.generations, 'Zipped'), gzip }, 60)
+    const zipped = (await store.lookup(person, ['people'])).entry
+    t.same([zipped?.body, zipped?.gzip], [body('Zipped'), gzip], 'the body and its gzip form are kept apart')
   })
 
   t.test('a bump changes the generation of its collection only', async (t) => {
