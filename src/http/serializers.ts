@@ -22,6 +22,13 @@ function listEnvelope(schema: unknown): schema is ObjectSchema & { properties: {
 }
 
 const open = Buffer.from('{"items":[')
+
+/** Bytes in a buffer of their own: a slice of Node's shared pool would keep the whole pool slab alive. */
+function ownBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text))
+  bytes.write(text)
+  return bytes
+}
 const comma = Buffer.from(',')
 
 /**
@@ -56,7 +63,7 @@ export function answerSerializers(): SerializerFactory {
       const bytes = (value: unknown): Buffer => {
         if (!frozen(value)) return Buffer.from(text(value))
         let encoded = memo.get(value)
-        if (encoded === undefined) memo.set(value, (encoded = Buffer.from(text(value))))
+        if (encoded === undefined) memo.set(value, (encoded = ownBytes(text(value))))
         return encoded
       }
       const serialize: Serialize = (value) => (frozen(value) ? bytes(value) : text(value))
