@@ -17,4 +17,5 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/schema ./schema
 USER node
 EXPOSE 3000
-CMD ["node", "dist/src/server.js"]
+# A young generation of 8 MB per semi-space keeps the heap near the data and the nursery in cache (docs/performance.md).
+CMD ["node", "--max-semi-space-size=8", "dist/src/server.js"]

@@ -2,6 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 
+/**
+ * The built service as `npm start` and the Dockerfile run it: a young generation of 8 MB per semi-space
+ * (V8 would grow it to 16) halves the nursery's share of the resident set and keeps it in cache.
+ */
+export const serviceArgs = ['--max-semi-space-size=8', 'dist/src/server.js'] as const
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()

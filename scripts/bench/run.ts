@@ -22,7 +22,7 @@ import { cacheScenarios } from './cache.js'
 import { benchDegreeAudit } from './degree-audit.js'
 import { degreeProgressName, degreeProgressScenario } from './degree-progress.js'
 import { paired, type LoadOptions, type PairedResult, type Target } from './load.js'
-import { freePort, memory, run, startServer, stop } from './processes.js'
+import { freePort, memory, run, serviceArgs, startServer, stop } from './processes.js'
 import { report, type SearchFigures } from './report.js'
 import { catalogScenarios, type Scenario } from './scenarios.js'
 
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
       }
     }
     const port = await freePort()
-    const service = await startServer('node', ['dist/src/server.js'], { ...env, CACHE: 'off' }, port, '/ready')
+    const service = await startServer('node', [...serviceArgs], { ...env, CACHE: 'off' }, port, '/ready')
     const admin = await auth(port)
     await measure(await catalogScenarios(service.url, admin), service.child.pid)
     // Memory of the service holding the sample department; the next scenario adds records and an audit
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     await stop(service.child)
 
     const cachedPort = await freePort()
-    const cached = await startServer('node', ['dist/src/server.js'], env, cachedPort, '/ready')
+    const cached = await startServer('node', [...serviceArgs], env, cachedPort, '/ready')
     await measure(await cacheScenarios(cached.url, await auth(cachedPort)), cached.child.pid)
     await stop(cached.child)
 
