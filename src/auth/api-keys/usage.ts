@@ -27,35 +27,49 @@ export interface UsageEntry {
  * time: a key read thousands of times a second then costs a map update per request and a few writes a
  * second, not a store write per request. lastUsedAt is written at most once a minute per key.
  */
+/** An entry while it is gathered: times as epoch milliseconds, written out as ISO text at the flush. */
+interface Gathered {
+  readonly keyId: string
+  readonly ip: string
+  readonly method: string
+  readonly route: string
+  readonly firstMs: number
+  lastMs: number
+  count: number
+}
+
 export class UsageLog {
-  private buffer = new Map<string, UsageEntry>()
+  private buffer = new Map<string, Gathered>()
   private readonly lastWritten = new Map<string, number>()
   private readonly timer = setInterval(() => void this.flush(), flushEveryMs).unref()
   private flushing: Promise<void> = Promise.resolve()
 
   constructor(private readonly store: Store, private readonly log: FastifyBaseLogger) {}
 
-  record(keyId: string, ip: string, method: string, route: string, at = new Date()): void {
-    const stamp = at.toISOString()
+  record(keyId: string, ip: string, method: string, route: string): void {
+    const now = Date.now()
     const bucket = `${keyId}\n${ip}\n${method}\n${route}`
     const entry = this.buffer.get(bucket)
     if (entry) {
       entry.count++
-      entry.last_at = stamp
+      entry.lastMs = now
     } else {
-      this.buffer.set(bucket, { _id: randomUUID(), key_id: keyId, at: stamp, last_at: stamp, ip, method, route, count: 1 })
+      this.buffer.set(bucket, { keyId, ip, method, route, firstMs: now, lastMs: now, count: 1 })
     }
     const last = this.lastWritten.get(keyId) ?? 0
-    if (at.getTime() - last >= lastUsedEveryMs) {
-      this.lastWritten.set(keyId, at.getTime())
-      this.store.collection('api_keys').updateOne({ _id: keyId }, { $set: { last_used_at: at.toISOString() } })
+    if (now - last >= lastUsedEveryMs) {
+      this.lastWritten.set(keyId, now)
+      this.store.collection('api_keys').updateOne({ _id: keyId }, { $set: { last_used_at: new Date(now).toISOString() } })
         .catch((err: unknown) => this.log.warn({ err }, 'could not record an API key\'s last use'))
     }
   }
 
   /** Writes what is buffered; resolves once it is in the store. */
   flush(): Promise<void> {
-    const entries = [...this.buffer.values()]
+    const entries = [...this.buffer.values()].map((g): UsageEntry => ({
+      _id: randomUUID(), key_id: g.keyId, at: new Date(g.firstMs).toISOString(), last_at: new Date(g.lastMs).toISOString(),
+      ip: g.ip, method: g.method, route: g.route, count: g.count,
+    }))
     this.buffer = new Map()
     this.flushing = this.flushing.then(async () => {
       try {
