@@ -65,6 +65,11 @@ export async function load(name: string, target: Target, options: Omit<LoadOptio
   }
 }
 
+/** Load that is not measured: a service's code paths are compiled and its caches filled before its first round. */
+export async function warmUp(target: Target, options: Pick<LoadOptions, 'connections'>, seconds: number): Promise<void> {
+  await autocannon({ url: target.url, headers: target.headers, connections: options.connections, duration: seconds })
+}
+
 /**
  * The scenario and the bare baseline in alternation, `rounds` times. Two processes share this machine's
  * cores with the load generator, whose speed drifts by tens of percent over minutes; a ratio taken

@@ -21,7 +21,7 @@ import { loadConfig } from '../../src/config.js'
 import { cacheScenarios } from './cache.js'
 import { benchDegreeAudit } from './degree-audit.js'
 import { degreeProgressName, degreeProgressScenario } from './degree-progress.js'
-import { paired, type LoadOptions, type PairedResult, type Target } from './load.js'
+import { paired, warmUp, type LoadOptions, type PairedResult, type Target } from './load.js'
 import { freePort, memory, run, serviceArgs, startServer, stop } from './processes.js'
 import { report, type SearchFigures } from './report.js'
 import { catalogScenarios, type Scenario } from './scenarios.js'
@@ -65,8 +65,11 @@ async function main(): Promise<void> {
       return { authorization: `Bearer ${token}` }
     }
     const results: (PairedResult & { target?: number })[] = []
-    const measure = async (scenarios: Scenario[], pid: number | undefined) => {
-      for (const scenario of scenarios.filter((s) => wanted(s.name))) {
+    const measure = async (all: Scenario[], pid: number | undefined) => {
+      const scenarios = all.filter((s) => wanted(s.name))
+      // V8 compiles a path's functions only after many calls; every path of a fresh process is warmed first.
+      for (const scenario of scenarios) await warmUp({ url: scenario.url, headers: scenario.headers, pid }, options, 3)
+      for (const scenario of scenarios) {
         const result = await paired(scenario.name, bare, { url: scenario.url, headers: scenario.headers, pid }, options)
         results.push(scenario.target === undefined ? result : { ...result, target: scenario.target })
       }
