@@ -17,5 +17,5 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/schema ./schema
 USER node
 EXPOSE 3000
-# A young generation of 8 MB per semi-space keeps the heap near the data and the nursery in cache (docs/performance.md).
-CMD ["node", "--max-semi-space-size=8", "dist/src/server.js"]
+# 8 MB semi-spaces and Node's code on 2 MB pages: fewer cache and TLB misses per request (docs/performance.md).
+CMD ["node", "--max-semi-space-size=8", "--use-largepages=silent", "dist/src/server.js"]
