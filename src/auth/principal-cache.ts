@@ -25,6 +25,11 @@ interface Entry {
 export class PrincipalCache {
   private readonly entries = new Map<string, Entry>()
   private entriesStamp: number | undefined
+  /**
+   * The credential asked about last, and its entry: a client sending the same token request after
+   * request is answered by comparing two strings, not by hashing a token of several hundred characters.
+   */
+  private last: { readonly credential: string; readonly entry: Entry } | undefined
 
   constructor(private readonly counts: WriteCounts | undefined, private readonly now: () => number = Date.now) {}
 
@@ -41,6 +46,7 @@ export class PrincipalCache {
     const stamp = this.stamp()
     if (stamp !== this.entriesStamp) {
       this.entries.clear()
+      this.last = undefined
       this.entriesStamp = stamp
     }
     return this.entries
@@ -48,12 +54,15 @@ export class PrincipalCache {
 
   get(credential: string): Principal | undefined {
     const entries = this.current()
-    const entry = entries.get(credential)
+    const last = this.last
+    const entry = last !== undefined && last.credential === credential ? last.entry : entries.get(credential)
     if (!entry) return undefined
     if (entry.validUntil <= this.now()) {
       entries.delete(credential)
+      this.last = undefined
       return undefined
     }
+    if (entry !== last?.entry) this.last = { credential, entry }
     return entry.principal
   }
 

@@ -46,3 +46,22 @@ t.test('without write counts (a shared store) nothing is cached', async (t) => {
   cache.set('bearer x', principal, cache.stamp(), Date.now() + 60_000)
   t.equal(cache.get('bearer x'), undefined)
 })
+
+t.test('the credential asked about last is remembered apart from the others, and dropped like them', async (t) => {
+  let now = 1000
+  const counts = counter()
+  const cache = new PrincipalCache(counts, () => now)
+  const other: Principal = { ...principal, userId: 'User/b' }
+  cache.set('bearer a', principal, cache.stamp(), 5000)
+  cache.set('bearer b', other, cache.stamp(), 3000)
+  t.equal(cache.get('bearer a'), principal)
+  t.equal(cache.get('bearer b'), other, 'another credential is not answered with the last one')
+  t.equal(cache.get('bearer b'), other)
+  t.equal(cache.get('bearer a'), principal)
+  t.equal(cache.get('bearer c'), undefined)
+  now = 3000
+  t.equal(cache.get('bearer b'), undefined, 'the last one expires like any')
+  t.equal(cache.get('bearer a'), principal)
+  counts.bump('users')
+  t.equal(cache.get('bearer a'), undefined, 'and a write drops it')
+})
