@@ -8,10 +8,16 @@ export interface SearchFigures {
   readonly runs: readonly { readonly concurrency: number; readonly faculty: { readonly p95: number; readonly p99: number }; readonly admin: { readonly p95: number; readonly p99: number } }[]
 }
 
+export interface Measured extends PairedResult {
+  readonly target?: number
+  /** For a replay: the scenario whose recorded answers it sends. */
+  readonly replays?: string
+}
+
 export interface BenchReport {
   readonly machine: string
   readonly options: LoadOptions
-  readonly results: readonly (PairedResult & { target?: number })[]
+  readonly results: readonly Measured[]
   readonly readyMs: number
   readonly rssMb: number
   readonly peakRssMb: number
@@ -58,6 +64,20 @@ function keyCost(r: BenchReport): string[] {
   ]
 }
 
+/**
+ * Each replayed scenario beside its replay: a bare Fastify sending the same answers to the same requests
+ * is as fast as any service sending them could be on this machine, so it bounds what a target can ask.
+ */
+function ceilings(r: BenchReport): string[] {
+  const lines = r.results.flatMap((replay) => {
+    const served = replay.replays && r.results.find((x) => x.name === replay.replays)
+    if (!served) return []
+    return [`- ${served.name}: ${percent(served.ratio)} of bare; its answers sent by a bare Fastify: ${percent(replay.ratio)}, ` +
+      `so the service reaches ${percent(served.ratio / replay.ratio)} of what its answers' bytes allow`]
+  })
+  return lines.length ? ['', 'The cached answers\' bytes alone, as a bare Fastify sends them to the same requests:', ...lines] : []
+}
+
 function degreeAudit(d: DegreeAuditBench): string[] {
   const ms = (n: number) => n.toFixed(3)
   return [
@@ -85,6 +105,7 @@ export function report(r: BenchReport): string {
     '',
     ...throughput(r),
     ...keyCost(r),
+    ...ceilings(r),
     '',
     `Ready after ${fmt(r.readyMs)} ms (target ≤ 2000 ms: ${verdict(r.readyMs <= 2000)}); RSS ${fmt(r.rssMb)} MB after the uncached catalog reads, peak ${fmt(r.peakRssMb)} MB (target ≤ 200 MB: ${verdict(r.peakRssMb <= 200)}).`,
     ...degreeAudit(r.degreeAudit),

@@ -4,7 +4,8 @@
  * scenario in rounds, each round right after a round of the bare baseline, reporting the median
  * round, so every ratio compares two measurements taken a few seconds apart. The catalog reads (by token and by API key)
  * run with CACHE=off, and so does the degree-progress endpoint on a case built through the API (see
- * degree-progress.ts); the cached reads on a second start with the cache on. Then the degree audit engine
+ * degree-progress.ts); the cached reads on a second start with the cache on, and then their answers, recorded
+ * and sent verbatim by a bare Fastify, to show what the bytes alone cost. Then the degree audit engine
  * alone, and search on the department scaled 10x (scripts/bench/search-run.ts, its own seed and server).
  * Results go to stdout and bench-results/latest.md and .json.
  *
@@ -21,9 +22,10 @@ import { loadConfig } from '../../src/config.js'
 import { cacheScenarios } from './cache.js'
 import { benchDegreeAudit } from './degree-audit.js'
 import { degreeProgressName, degreeProgressScenario } from './degree-progress.js'
-import { paired, warmUp, type LoadOptions, type PairedResult, type Target } from './load.js'
+import { paired, warmUp, type LoadOptions, type Target } from './load.js'
 import { freePort, memory, run, serviceArgs, startServer, stop } from './processes.js'
-import { report, type SearchFigures } from './report.js'
+import { record, replayScenarios } from './replay.js'
+import { report, type Measured, type SearchFigures } from './report.js'
 import { catalogScenarios, type Scenario } from './scenarios.js'
 
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null
@@ -64,20 +66,19 @@ async function main(): Promise<void> {
       const token = signIdToken(await signingKeys(config), config, { sub: userIdForEmail('bench@dept.example.edu'), email: 'bench@dept.example.edu', role_grant: 'admin' })
       return { authorization: `Bearer ${token}` }
     }
-    const results: (PairedResult & { target?: number })[] = []
-    const measure = async (all: Scenario[], pid: number | undefined) => {
-      const scenarios = all.filter((s) => wanted(s.name))
+    const results: Measured[] = []
+    const measure = async (scenarios: Scenario[], pid: number | undefined) => {
       // V8 compiles a path's functions only after many calls; every path of a fresh process is warmed first.
       for (const scenario of scenarios) await warmUp({ url: scenario.url, headers: scenario.headers, pid }, options, 3)
       for (const scenario of scenarios) {
         const result = await paired(scenario.name, bare, { url: scenario.url, headers: scenario.headers, pid }, options)
-        results.push(scenario.target === undefined ? result : { ...result, target: scenario.target })
+        results.push({ ...result, ...(scenario.target === undefined ? {} : { target: scenario.target }), ...(scenario.replays ? { replays: scenario.replays } : {}) })
       }
     }
     const port = await freePort()
     const service = await startServer('node', [...serviceArgs], { ...env, CACHE: 'off' }, port, '/ready')
     const admin = await auth(port)
-    await measure(await catalogScenarios(service.url, admin), service.child.pid)
+    await measure((await catalogScenarios(service.url, admin)).filter((s) => wanted(s.name)), service.child.pid)
     // Memory of the service holding the sample department; the next scenario adds records and an audit
     // entry per request, which the store keeps in memory by design.
     const mem = await memory(service.child.pid!)
@@ -86,8 +87,19 @@ async function main(): Promise<void> {
 
     const cachedPort = await freePort()
     const cached = await startServer('node', [...serviceArgs], env, cachedPort, '/ready')
-    await measure(await cacheScenarios(cached.url, await auth(cachedPort)), cached.child.pid)
+    const cachedScenarios = (await cacheScenarios(cached.url, await auth(cachedPort))).filter((s) => wanted(s.name))
+    await measure(cachedScenarios, cached.child.pid)
+    const recorded = await Promise.all(cachedScenarios.map(record))
     await stop(cached.child)
+
+    // What the cached answers cost with nothing behind them: their bytes, sent by a bare Fastify.
+    if (recorded.length) {
+      const replayFile = join(dataDir, 'replay.json')
+      await writeFile(replayFile, JSON.stringify(recorded))
+      const replay = await startServer('node', ['--import', 'tsx', 'scripts/bench/replay-server.ts'], { REPLAY_FILE: replayFile }, await freePort(), '/0')
+      await measure(replayScenarios(replay.url, recorded), replay.child.pid)
+      await stop(replay.child)
+    }
 
     await stop(bareServer.child)
 

@@ -4,6 +4,8 @@ export interface Scenario {
   readonly headers: Record<string, string>
   /** Fraction of the bare baseline's requests per second this scenario should reach. */
   readonly target?: number
+  /** For a replay of recorded answers: the scenario whose answers it sends. */
+  readonly replays?: string
 }
 
 export const personByToken = 'GET /api/people/:id'
