@@ -75,7 +75,7 @@ function ceilings(r: BenchReport): string[] {
     return [`- ${served.name}: ${percent(served.ratio)} of bare; its answers sent by a bare Fastify: ${percent(replay.ratio)}, ` +
       `so the service reaches ${percent(served.ratio / replay.ratio)} of what its answers' bytes allow`]
   })
-  return lines.length ? ['', 'The cached answers\' bytes alone, as a bare Fastify sends them to the same requests:', ...lines] : []
+  return lines.length ? ['', 'The answers\' bytes alone, as a bare Fastify sends them to the same requests:', ...lines] : []
 }
 
 function degreeAudit(d: DegreeAuditBench): string[] {

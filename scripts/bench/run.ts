@@ -4,8 +4,8 @@
  * scenario in rounds, each round right after a round of the bare baseline, reporting the median
  * round, so every ratio compares two measurements taken a few seconds apart. The catalog reads (by token and by API key)
  * run with CACHE=off, and so does the degree-progress endpoint on a case built through the API (see
- * degree-progress.ts); the cached reads on a second start with the cache on, and then their answers, recorded
- * and sent verbatim by a bare Fastify, to show what the bytes alone cost. Then the degree audit engine
+ * degree-progress.ts); the cached reads on a second start with the cache on; then the answers of the person read
+ * and of the cached reads, recorded and sent verbatim by a bare Fastify, to show what the bytes alone cost. Then the degree audit engine
  * alone, and search on the department scaled 10x (scripts/bench/search-run.ts, its own seed and server).
  * Results go to stdout and bench-results/latest.md and .json.
  *
@@ -26,7 +26,7 @@ import { paired, warmUp, type LoadOptions, type Target } from './load.js'
 import { freePort, memory, run, serviceArgs, startServer, stop } from './processes.js'
 import { record, replayScenarios } from './replay.js'
 import { report, type Measured, type SearchFigures } from './report.js'
-import { catalogScenarios, type Scenario } from './scenarios.js'
+import { catalogScenarios, personByToken, type Scenario } from './scenarios.js'
 
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null
 const wanted = (name: string) => !only || only.test(name)
@@ -78,7 +78,9 @@ async function main(): Promise<void> {
     const port = await freePort()
     const service = await startServer('node', [...serviceArgs], { ...env, CACHE: 'off' }, port, '/ready')
     const admin = await auth(port)
-    await measure((await catalogScenarios(service.url, admin)).filter((s) => wanted(s.name)), service.child.pid)
+    const catalog = (await catalogScenarios(service.url, admin)).filter((s) => wanted(s.name))
+    await measure(catalog, service.child.pid)
+    const recorded = await Promise.all(catalog.filter((s) => s.name === personByToken).map(record))
     // Memory of the service holding the sample department; the next scenario adds records and an audit
     // entry per request, which the store keeps in memory by design.
     const mem = await memory(service.child.pid!)
@@ -89,10 +91,10 @@ async function main(): Promise<void> {
     const cached = await startServer('node', [...serviceArgs], env, cachedPort, '/ready')
     const cachedScenarios = (await cacheScenarios(cached.url, await auth(cachedPort))).filter((s) => wanted(s.name))
     await measure(cachedScenarios, cached.child.pid)
-    const recorded = await Promise.all(cachedScenarios.map(record))
+    recorded.push(...await Promise.all(cachedScenarios.map(record)))
     await stop(cached.child)
 
-    // What the cached answers cost with nothing behind them: their bytes, sent by a bare Fastify.
+    // What the answers of the targeted reads cost with nothing behind them: their bytes, sent by a bare Fastify.
     if (recorded.length) {
       const replayFile = join(dataDir, 'replay.json')
       await writeFile(replayFile, JSON.stringify(recorded))
