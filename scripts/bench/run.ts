@@ -82,8 +82,9 @@ async function main(): Promise<void> {
       // V8 compiles a path's functions only after many calls; every path of a fresh process is warmed first.
       for (const scenario of scenarios) await warmUp({ url: scenario.url, headers: scenario.headers, pid }, options, 3)
       for (const scenario of scenarios) {
-        const result = await paired(scenario.name, bare, { url: scenario.url, headers: scenario.headers, pid }, options)
-        results.push({ ...result, ...(scenario.target === undefined ? {} : { target: scenario.target }), ...(scenario.replays ? { replays: scenario.replays } : {}) })
+        const { name, url, headers, target, replays } = scenario
+        const result = await paired(name, bare, { url, headers, pid }, options)
+        results.push({ ...result, ...(target === undefined ? {} : { target }), ...(replays === undefined ? {} : { replays }) })
       }
     }
     const port = await freePort()
