@@ -31,6 +31,11 @@ export class MemoryCacheStore implements CacheStore {
     this.entries.set(MemoryCacheStore.key(key), entry, { ttl: ttlSeconds * 1000 })
   }
 
+  async amend(key: CacheKey, entry: CachedResponse): Promise<void> {
+    const stored = MemoryCacheStore.key(key)
+    if (this.entries.has(stored)) this.entries.set(stored, entry, { noUpdateTTL: true })
+  }
+
   async bump(collection: string): Promise<void> {
     this.generations.set(collection, String(Number(this.generations.get(collection) ?? '0') + 1))
   }

@@ -36,6 +36,11 @@ export interface CacheStore {
   /** The current generations and the stored entry, in one round trip; an in-process store answers at once. */
   lookup(key: CacheKey, collections: readonly string[]): Lookup | Promise<Lookup>
   put(key: CacheKey, entry: CachedResponse, ttlSeconds: number): Promise<void>
+  /**
+   * Replaces an entry that is still stored, keeping its expiry; does nothing once it is gone (cleared,
+   * expired or evicted), so an addition made after the fact never brings back a cleared entry.
+   */
+  amend(key: CacheKey, entry: CachedResponse): Promise<void>
   /** Gives the collection a new generation: every entry computed from it stops matching. */
   bump(collection: string): Promise<void>
   /** This service's entries only; generations are not counted. */

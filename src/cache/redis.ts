@@ -88,6 +88,10 @@ export class RedisCacheStore implements CacheStore {
     await this.redis.set(this.entryKey(key), encodeEntry(entry), 'EX', ttlSeconds)
   }
 
+  async amend(key: CacheKey, entry: CachedResponse): Promise<void> {
+    await this.redis.set(this.entryKey(key), encodeEntry(entry), 'KEEPTTL', 'XX')
+  }
+
   async bump(collection: string): Promise<void> {
     await this.redis.set(this.generationKey(collection), token())
   }

@@ -98,6 +98,11 @@ export class ResponseCache {
     this.store.put(key, entry, ttlSeconds).catch((error: unknown) => this.failed('store', error))
   }
 
+  /** Adds to an entry still stored (its compressed form); failures are logged, not raised. */
+  amend(key: CacheKey, entry: CachedResponse): void {
+    this.store.amend(key, entry).catch((error: unknown) => this.failed('store', error))
+  }
+
   /** Called for every record write; `settled` resolves once the bump has landed (or been queued for retry). */
   invalidate(collection: string): void {
     if (!this.enabled) return

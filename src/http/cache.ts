@@ -151,9 +151,9 @@ async function responseCache(app: FastifyInstance, { cache, schema }: { cache: R
       }
       const ttl = miss.policy.ttlSeconds
       cache.save(miss.key, entry, ttl)
-      // Compressed once, off the event loop, then stored again with its gzip form; until then, and if
-      // compression fails, hits are answered uncompressed.
-      if (entry.body.length >= compressFrom) gzip(entry.body, (error, compressed) => { if (!error) cache.save(miss.key, { ...entry, gzip: compressed }, ttl) })
+      // Compressed once, off the event loop, then added to the entry if it is still stored (a clear may
+      // come first); until then, and if compression fails, hits are answered uncompressed.
+      if (entry.body.length >= compressFrom) gzip(entry.body, (error, compressed) => { if (!error) cache.amend(miss.key, { ...entry, gzip: compressed }) })
     }
     done(null, payload)
   }

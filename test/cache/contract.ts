@@ -37,6 +37,22 @@ export function cacheStoreContract(t: Test, open: (t: Test) => Promise<CacheStor
     t.same([zipped?.body, zipped?.gzip], [body('Zipped'), gzip], 'the body and its gzip form are kept apart')
   })
 
+  t.test('an amendment replaces a stored entry, keeps its expiry, and never brings back one that is gone', async (t) => {
+    const store = await open(t)
+    const { generations } = await store.lookup(person, ['people'])
+    const gzip = Buffer.from([0x1f, 0x8b, 8, 0, 4, 5, 6])
+    await store.put(person, entry(generations, 'Ada'), 1)
+    await store.amend(person, { ...entry(generations, 'Ada'), gzip })
+    t.same((await store.lookup(person, ['people'])).entry?.gzip, gzip, 'the gzip form is added')
+    await new Promise((r) => setTimeout(r, 1300))
+    t.equal((await store.lookup(person, ['people'])).entry, undefined, 'and the entry still expires when it was due')
+    await store.put(course, entry(generations, 'c'), 60)
+    t.equal(await store.clear(), 1)
+    await store.amend(course, { ...entry(generations, 'c'), gzip })
+    t.equal((await store.lookup(course, ['courses'])).entry, undefined, 'a cleared entry stays cleared')
+    t.equal((await store.stats()).keys, 0)
+  })
+
   t.test('a bump changes the generation of its collection only', async (t) => {
     const store = await open(t)
     const before = (await store.lookup(course, ['courses', 'sections'])).generations
