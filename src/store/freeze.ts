@@ -1,8 +1,9 @@
 import type { Doc, Frozen } from './port.js'
 
-function freezeDeep(value: object): void {
+/** Freezes a value and everything in it; the answer serializer remembers a frozen value's bytes. */
+export function freezeDeep<T extends object>(value: T): T {
   for (const child of Object.values(value)) if (child !== null && typeof child === 'object' && !Object.isFrozen(child)) freezeDeep(child)
-  Object.freeze(value)
+  return Object.freeze(value)
 }
 
 /** Freezes a document and everything in it, once: a frozen document is returned as it is. */

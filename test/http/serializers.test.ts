@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import t from 'tap'
 import { answerSerializers } from '../../src/http/serializers.js'
 import { pageOf } from '../../src/routes/records/schemas.js'
+import { freezeDeep } from '../../src/store/freeze.js'
 
 const Person = Type.Object({
   _id: Type.String(),
@@ -55,4 +56,18 @@ t.test('the envelope keeps its other fields required', async (t) => {
 t.test('a schema that is not a list envelope is serialized as a whole', async (t) => {
   const Other = Type.Object({ items: Type.String(), total: Type.Integer() })
   t.equal(ours(Other)({ items: 'x', total: 1 }), plain(Other)({ items: 'x', total: 1 }))
+})
+
+t.test('a value frozen with freezeDeep, as a served JSON Schema is, is encoded once and then sent as the same bytes', async (t) => {
+  const Open = Type.Object({}, { additionalProperties: true })
+  const serialize = answerSerializers()!({}, {})(route(Open)) as (value: unknown) => string | Buffer
+  const schema = { $id: 'x', properties: { name: { type: 'string', enum: ['a', 'b'] } }, required: ['name'] }
+  const expected = plain(Open)(schema)
+  const value = freezeDeep(schema)
+  t.equal(value, schema, 'frozen in place')
+  t.ok(Object.isFrozen(value.properties.name.enum), 'down to the innermost array')
+  t.throws(() => { (value.properties.name.enum as string[]).push('c') }, TypeError, 'so no one can change what was encoded')
+  const first = serialize(value)
+  t.equal(first.toString(), expected)
+  t.equal(serialize(value), first, 'the second answer reuses the first one\'s bytes')
 })

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { allow } from '../../auth/permissions.js'
 import { NotFoundError } from '../../errors.js'
 import { variants, type Variant } from '../../schema/typebox.js'
+import { freezeDeep } from '../../store/freeze.js'
 import { errorResponses } from '../responses.js'
 
 const Summary = Type.Object({
@@ -32,7 +33,8 @@ export async function schemaRoutes(app: FastifyInstance): Promise<void> {
       if (!schema) return undefined
       const id = `${app.config.publicUrl}/api/schemas/${name}${variant === 'record' ? '' : `?variant=${variant}`}`
       // A plain JSON copy: TypeBox's symbols stay behind and the validators' objects are not touched.
-      served.set(key, { $schema: 'http://json-schema.org/draft-07/schema#', $id: id, ...JSON.parse(JSON.stringify(schema)) })
+      // Frozen, because it never changes while the service runs: its encoding is made once and reused.
+      served.set(key, freezeDeep({ $schema: 'http://json-schema.org/draft-07/schema#', $id: id, ...JSON.parse(JSON.stringify(schema)) }))
     }
     return served.get(key)
   }
