@@ -149,8 +149,7 @@ async function responseCache(app: FastifyInstance, { cache, schema }: { cache: R
         ...(typeof etag === 'string' ? { etag } : {}),
         body: typeof payload === 'string' ? Buffer.from(payload) : payload,
       }
-      const ttl = miss.policy.ttlSeconds
-      cache.save(miss.key, entry, ttl)
+      cache.save(miss.key, entry, miss.policy.ttlSeconds)
       // Compressed once, off the event loop, then added to the entry if it is still stored (a clear may
       // come first); until then, and if compression fails, hits are answered uncompressed.
       if (entry.body.length >= compressFrom) gzip(entry.body, (error, compressed) => { if (!error) cache.amend(miss.key, { ...entry, gzip: compressed }) })
