@@ -18,5 +18,7 @@ COPY --from=build /app/schema ./schema
 USER node
 EXPOSE 3000
 # 8 MB semi-spaces and Node's code on 2 MB pages: fewer cache and TLB misses per request; an old
-# generation allowed to double, no more, between full collections: a steady resident set (docs/performance.md).
-CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=100", "--use-largepages=silent", "dist/src/server.js"]
+# generation allowed to double, no more, between full collections: a steady resident set; no
+# pretenuring by allocation site, which sent some processes' request objects to the old generation
+# (docs/performance.md).
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=100", "--no-allocation-site-pretenuring", "--use-largepages=silent", "dist/src/server.js"]
