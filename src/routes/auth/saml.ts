@@ -1,12 +1,12 @@
-import { Type } from '@sinclair/typebox'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { CustomTokens } from '../../auth/custom-token.js'
 import { allow } from '../../auth/permissions.js'
 import type { SamlIdentity } from '../../auth/saml/attributes.js'
 import { SamlFailure } from '../../auth/saml/failure.js'
-import type { CallbackBody, SamlSignIn } from '../../auth/saml/service.js'
+import type { SamlSignIn } from '../../auth/saml/service.js'
 import type { UserRecord, UserService } from '../../auth/users.js'
-import { AppError, BadRequestError, ConflictError } from '../../errors.js'
+import { BadRequestError, ConflictError, NotFoundError } from '../../errors.js'
 import { errorResponses } from '../responses.js'
 
 export interface SamlRouteOptions {
@@ -18,7 +18,8 @@ export interface SamlRouteOptions {
 /** A SAMLResponse is tens of kilobytes; anything near this is not one (SECURITY.md A). */
 export const callbackBodyLimit = 256 * 1024
 
-const notConfigured = () => new AppError(503, 'Single sign-on is not configured: set SAML_IDP_SSO_URL and SAML_IDP_CERT')
+/** As identity servers answer for a provider they do not have (DESIGN 5.2 item 7): nothing here is down. */
+const notConfigured = () => new NotFoundError('Single sign-on is not configured')
 
 /** An HTML form post, as the IdP's auto-submitting page sends it; repeated fields become lists. */
 function formFields(text: string): Record<string, string | string[]> {
@@ -46,8 +47,9 @@ async function signInUser(users: UserService, identity: SamlIdentity): Promise<U
 }
 
 const Redirect = (description: string) => Type.Null({ description })
+const unconfigured = { 404: Type.Ref('ErrorBody', { description: 'Single sign-on is not configured' }) }
 
-export async function samlRoutes(app: FastifyInstance, { signIn, customTokens }: SamlRouteOptions): Promise<void> {
+export const samlRoutes: FastifyPluginAsyncTypebox<SamlRouteOptions> = async (app, { signIn, customTokens }) => {
   const frontendCallback = (params: Record<string, string>) =>
     `${app.config.frontendUrl}/auth/saml-callback?${new URLSearchParams(params).toString()}`
   const configured = (): SamlSignIn => {
@@ -67,11 +69,10 @@ export async function samlRoutes(app: FastifyInstance, { signIn, customTokens }:
       summary: 'Start single sign-on',
       description: 'Redirects to the identity provider with an AuthnRequest. `returnTo` must be a same-site path; anything else becomes /dashboard.',
       querystring: Type.Object({ returnTo: Type.Optional(Type.String({ description: 'Path to return to after sign-in' })) }),
-      response: { 302: Redirect('To the identity provider'), ...errorResponses(400, 503) },
+      response: { 302: Redirect('To the identity provider'), ...errorResponses(400, 503), ...unconfigured },
     },
   }, async (request, reply) => {
-    const { returnTo } = request.query as { returnTo?: string }
-    return reply.redirect(await configured().loginUrl(returnTo), 302)
+    return reply.redirect(await configured().loginUrl(request.query.returnTo), 302)
   })
 
   app.post('/api/auth/saml/callback', {
@@ -89,12 +90,13 @@ export async function samlRoutes(app: FastifyInstance, { signIn, customTokens }:
         200: Type.Object({ token: Type.String(), returnTo: Type.String() }),
         303: Redirect('To the frontend, with token and returnTo, or error'),
         ...errorResponses(400, 401, 413, 503),
+        ...unconfigured,
       },
     },
   }, async (request, reply) => {
     const service = configured()
     try {
-      const { identity, returnTo } = await service.verify(request.body as CallbackBody)
+      const { identity, returnTo } = await service.verify(request.body)
       const user = await signInUser(app.users, identity)
       const token = customTokens.issue({
         sub: user._id, email: user.email, role: user.role, campusId: identity.netid, affiliation: identity.affiliation,
@@ -116,7 +118,7 @@ export async function samlRoutes(app: FastifyInstance, { signIn, customTokens }:
       tags: ['Auth'],
       summary: 'Sign out at the identity provider',
       description: 'Redirects to SAML_IDP_LOGOUT_URL (to the frontend when none is set). The client drops its ID token.',
-      response: { 302: Redirect('To the identity provider logout address'), ...errorResponses(503) },
+      response: { 302: Redirect('To the identity provider logout address'), ...unconfigured },
     },
   }, async (_request, reply) => reply.redirect(configured().logoutUrl ?? `${app.config.frontendUrl}/`, 302))
 
@@ -128,7 +130,7 @@ export async function samlRoutes(app: FastifyInstance, { signIn, customTokens }:
       description: 'SAML 2.0 metadata (XML) to register this service with the identity provider.',
       response: {
         200: { description: 'The metadata document', content: { 'application/samlmetadata+xml': { schema: { type: 'string' } } } },
-        ...errorResponses(503),
+        ...unconfigured,
       },
     },
   }, async (_request, reply) => reply.type('application/samlmetadata+xml; charset=utf-8').send(configured().metadata()))

@@ -136,11 +136,16 @@ t.test('concurrent first sign-ins of one person make one account', async (t) => 
   t.equal((await h.app.store.collection('users').find({ campus_id: 'twin' })).length, 1)
 })
 
-t.test('without an IdP configured the SAML routes answer 503', async (t) => {
+t.test('without an IdP configured the four SAML routes answer 404 "Single sign-on is not configured"', async (t) => {
   const { app } = await buildTestApp(t)
   for (const [method, url] of [['GET', '/api/auth/saml/login'], ['GET', '/api/auth/saml/metadata'], ['GET', '/api/auth/saml/logout'], ['POST', '/api/auth/saml/callback']] as const) {
     const response = await app.inject({ method, url, ...(method === 'POST' ? { payload: { SAMLResponse: 'x' } } : {}) })
-    t.equal(response.statusCode, 503, `${method} ${url}`)
-    t.match(response.json().error, /not configured: set SAML_IDP_SSO_URL and SAML_IDP_CERT/)
+    t.equal(response.statusCode, 404, `${method} ${url}`)
+    t.same(response.json(), { success: false, error: 'Single sign-on is not configured', statusCode: 404 }, `${method} ${url} body`)
+    t.notOk(response.headers.location, `${method} ${url} redirects nowhere`)
+  }
+  const doc = (await app.inject({ method: 'GET', url: '/documentation/json' })).json() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }
+  for (const [method, path] of [['get', '/api/auth/saml/login'], ['get', '/api/auth/saml/metadata'], ['get', '/api/auth/saml/logout'], ['post', '/api/auth/saml/callback']] as const) {
+    t.ok(doc.paths[path]?.[method]?.responses['404'], `${method.toUpperCase()} ${path} documents the 404`)
   }
 })
