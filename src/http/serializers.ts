@@ -1,5 +1,6 @@
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
 import type { FastifyServerOptions } from 'fastify'
+import { isDeeplyFrozen } from '../store/freeze.js'
 
 type Text = (value: unknown) => string
 /** Fastify sends a serializer's Buffer as it is, with its length as Content-Length. */
@@ -37,11 +38,18 @@ const comma = Buffer.from(',')
  * Compiled on first use instead of at start-up: generating every route's serializer made start-up take
  * most of a second; compiled lazily, a route pays a few milliseconds on its first answer instead.
  *
- * A frozen object is encoded once per schema and its UTF-8 bytes remembered. The store's views are frozen
- * snapshots (a write stores a new object rather than changing one), so the bytes of a record read
- * before are exactly its bytes now, and go with the object once no one holds it. A list answer is put
- * together from its items' bytes, so a page of records already seen costs one copy, not fifty encodings
- * and a conversion of the whole text. Anything not frozen is encoded afresh every time.
+ * A deeply frozen object is encoded once per schema and its UTF-8 bytes remembered. The store's views
+ * are frozen all the way down by the store itself (store/freeze.ts, which marks what it froze so), and a
+ * write stores a new object rather than changing one, so the bytes of a record read before are exactly
+ * its bytes now. A list answer is put together from its items' bytes, so a page of records already seen
+ * costs one copy, not fifty encodings and a conversion of the whole text. Anything else, even an object
+ * Object.isFrozen calls frozen (which looks at its top level only), is encoded afresh every time.
+ *
+ * Cache rule. Holds: per schema, the bytes of each object `freezeDeep` froze, weakly (they go with the
+ * object once no one holds it). Invalidated by: nothing, and nothing needs to: such an object can never
+ * change, and a write to its record makes a new object, which is encoded afresh. Test:
+ * test/http/serializers.test.ts (a shallow-frozen object whose nested array changes is sent with its new
+ * content), test/cache/invalidation.test.ts (a person read after an update shows the update).
  */
 type SerializerFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer']
 
@@ -52,21 +60,20 @@ export function answerSerializers(): SerializerFactory {
     const build = select(externalSchemas as never, options as never)
     const remembered = new WeakMap<object, WeakMap<object, Buffer>>()
 
-    /** The encoder of one schema, and the bytes of a value under it (remembered for frozen values). */
+    /** The encoder of one schema, and the bytes of a value under it (remembered for deeply frozen values). */
     function encoder(route: RouteSchema) {
       const text = build(route) as Text
       const schema = route.schema as object
       let known = remembered.get(schema)
       if (!known) remembered.set(schema, (known = new WeakMap()))
       const memo = known
-      const frozen = (value: unknown): value is object => value !== null && typeof value === 'object' && Object.isFrozen(value)
       const bytes = (value: unknown): Buffer => {
-        if (!frozen(value)) return Buffer.from(text(value))
+        if (!isDeeplyFrozen(value)) return Buffer.from(text(value))
         let encoded = memo.get(value)
         if (encoded === undefined) memo.set(value, (encoded = ownBytes(text(value))))
         return encoded
       }
-      const serialize: Serialize = (value) => (frozen(value) ? bytes(value) : text(value))
+      const serialize: Serialize = (value) => (isDeeplyFrozen(value) ? bytes(value) : text(value))
       return { bytes, serialize }
     }
 

@@ -29,7 +29,7 @@ t.test('a list answer is the same text fast-json-stringify gives, frozen items o
   const page = { items: people.map((p) => ({ ...p })), total: 7, limit: 2, offset: 4 }
   const expected = plain(pageOf(Person))(page)
   t.equal(ours(pageOf(Person))(page), expected, 'plain objects')
-  const frozen = { ...page, items: page.items.map((p) => Object.freeze({ ...p, tags: Object.freeze([...p.tags]) })) }
+  const frozen = { ...page, items: page.items.map((p) => freezeDeep({ ...p, tags: [...p.tags] })) }
   const serialize = ours(pageOf(Person))
   t.equal(serialize(frozen), expected, 'frozen items')
   t.equal(serialize(frozen), expected, 'frozen items again, from what was remembered')
@@ -70,4 +70,30 @@ t.test('a value frozen with freezeDeep, as a served JSON Schema is, is encoded o
   const first = serialize(value)
   t.equal(first.toString(), expected)
   t.equal(serialize(value), first, 'the second answer reuses the first one\'s bytes')
+})
+
+t.test('a shallow-frozen object whose nested array changes is sent with its new content', async (t) => {
+  const raw = answerSerializers()!({}, {})(route(Person)) as (value: unknown) => string | Buffer
+  const list = ours(pageOf(Person))
+  const tags = ['a']
+  const person = Object.freeze({ _id: 'P/3', name: 'Shallow', tags })
+  t.ok(Object.isFrozen(person), 'Object.isFrozen calls it frozen')
+  t.same(JSON.parse(raw(person).toString()).tags, ['a'])
+  t.same(JSON.parse(list({ items: [person], total: 1, limit: 1, offset: 0 })).items[0].tags, ['a'])
+  tags.push('b')
+  t.same(JSON.parse(raw(person).toString()).tags, ['a', 'b'], 'alone')
+  t.same(JSON.parse(list({ items: [person], total: 1, limit: 1, offset: 0 })).items[0].tags, ['a', 'b'], 'as a list item')
+})
+
+t.test('freezeDeep reaches inside what was frozen only at its top level, and only then are the bytes remembered', async (t) => {
+  const serialize = answerSerializers()!({}, {})(route(Person)) as (value: unknown) => string | Buffer
+  const tags = ['a']
+  const person = Object.freeze({ _id: 'P/4', name: 'Deep', tags })
+  t.notOk(Buffer.isBuffer(serialize(person)), 'shallow-frozen: encoded afresh, as text')
+  freezeDeep(person)
+  t.ok(Object.isFrozen(tags), 'the nested array is frozen now')
+  const remembered = serialize(person)
+  t.ok(Buffer.isBuffer(remembered))
+  t.equal(serialize(person), remembered, 'deeply frozen: the same bytes again')
+  t.same(JSON.parse(remembered.toString()).tags, ['a'])
 })
