@@ -162,6 +162,14 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The request's own copy of a principal the cache may keep for later requests: anything memoised on
+ * it (the caller's Person, privacy/relations.ts) ends with the request, whatever the cache keeps.
+ */
+function forThisRequest(principal: Principal): Principal {
+  return { ...principal }
+}
+
 function hold(request: FastifyRequest, error: unknown): void {
   if (!(error instanceof AppError)) throw error
   request.authFailure = error
@@ -208,10 +216,10 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
         return hold(request, error)
       }
       if (!(found instanceof Promise)) {
-        request.principal = found
+        request.principal = forThisRequest(found)
         return
       }
-      return found.then((principal) => { request.principal = principal }, (error: unknown) => hold(request, error))
+      return found.then((principal) => { request.principal = forThisRequest(principal) }, (error: unknown) => hold(request, error))
     },
     authorize(request) {
       if (request.authFailure) throw request.authFailure

@@ -14,13 +14,19 @@ interface Entry {
 
 /**
  * Principals already established for a credential, so that a signed-in request need not verify its token
- * and read the user, the groups and the deny-list again. Entries hold only while none of those
- * collections has been written since they were built, and never past the credential's own expiry. It
- * needs the store's write counts, which only a store this process alone writes offers; without them
- * (MongoDB, shared by several instances) nothing is cached and every request is checked afresh.
+ * and read the user, the groups and the deny-list again. It needs the store's write counts, which only a
+ * store this process alone writes offers; without them (MongoDB, shared by several instances) nothing is
+ * cached and every request is checked afresh.
  *
- * Every entry is built under the same sources, so one write drops them all: the cache remembers the
- * stamp its entries were built under and empties itself when the stamp moves.
+ * Cache rule. Holds: per credential (bearer header, or an API key's digest), the Principal built from
+ * the user (role, email, campus id), their groups, the deny-list and the key record. Invalidated by: any
+ * write to `principalSources` (a role change, a group edit, a sign-out, a key revoked), and the
+ * credential's own expiry. Every entry is built under the same sources, so one write drops them all:
+ * the cache remembers the stamp its entries were built under and empties itself when the stamp moves.
+ * What a principal is to the records (its Person, whom it advises) is not in it: that is looked up on
+ * each request, on the request's own copy of the principal (privacy/relations.ts). Tests:
+ * test/auth/principal-cache.test.ts (the rule), test/auth/api-key-follows-owner.test.ts and
+ * test/auth/groups.test.ts (writes through the API reaching the next request).
  */
 export class PrincipalCache {
   private readonly entries = new Map<string, Entry>()

@@ -10,10 +10,18 @@ export function isAdmin(principal: Principal): boolean {
 export type Relation = 'admin' | 'self' | 'advisor' | 'none'
 
 /**
- * Finds the Person record a caller is: the one with the caller's campus id, else the caller's email.
- * Looked up on each request (memoised within it), so a changed advisor assignment counts at once.
+ * Finds the Person record a caller is (DESIGN 5.1): the one whose campus_id is the caller's campus id,
+ * else the one with the caller's email. Looked up afresh on each request, so a Person created, given an
+ * email or made an advisor counts on the caller's very next request.
  */
 export class People {
+  /**
+   * Cache rule. Holds: the Person lookup of one request's principal. Invalidated by: the end of the
+   * request, since the auth plugin gives every request a Principal object of its own (auth/plugin.ts
+   * `forThisRequest`) and this map holds its keys weakly; no write is needed to clear it, and none can
+   * be missed. Test: test/privacy/access-follows-data.test.ts (a Person created, then made advisor,
+   * between two requests of the same token) and test/privacy/people-memo.test.ts.
+   */
   private readonly memo = new WeakMap<Principal, Promise<ApiRecord | null>>()
 
   constructor(private readonly records: RecordService, private readonly schema: CompiledSchema) {}
