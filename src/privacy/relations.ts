@@ -26,7 +26,9 @@ export class People {
 
   constructor(private readonly records: RecordService, private readonly schema: CompiledSchema) {}
 
+  /** An API key is no one's Person: it acts for its owner on the catalog, never on their relations (DESIGN 6.1). */
   personOf(principal: Principal): Promise<ApiRecord | null> {
+    if (principal.kind === 'api-key') return Promise.resolve(null)
     let found = this.memo.get(principal)
     if (!found) {
       found = this.lookup(principal)
