@@ -22,7 +22,6 @@ import { loggerOptions, requestId } from './http/logging.js'
 import { requestLoggers } from './http/request-logger.js'
 import { answerSerializers } from './http/serializers.js'
 import { gatePlugin } from './http/gate.js'
-import { RateLimiter } from './http/rate-limit.js'
 import { installValidation } from './http/validation.js'
 import type { AuditLog } from './privacy/audit-log.js'
 import type { Enrollments } from './privacy/enrollments.js'
@@ -160,7 +159,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addSchema(ErrorBody)
   await app.register(docsPlugin, { publicUrl: config.publicUrl, tags })
   await app.register(authPlugin, { config, ...services })
-  await app.register(gatePlugin, { limiter: new RateLimiter(config.rateLimits, app.log, redis ?? undefined) })
+  await app.register(gatePlugin, { limits: config.rateLimits, redis })
   await app.register(responseCachePlugin, { cache: services.cache, schema })
   await app.register(errorsPlugin)
   await app.register(auditPlugin, { log: services.auditLog })

@@ -1,9 +1,9 @@
-import { isIPv6 } from 'node:net'
-import { Address6 } from 'ip-address'
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
+import { createRequire } from 'node:module'
+import { normalizeIP, type FastifyRateLimitStore, type FastifyRateLimitStoreCtor, type RateLimitPluginOptions } from '@fastify/rate-limit'
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
 import { AppError } from '../errors.js'
-import { MemoryRateCounters, RedisRateCounters, type Count, type RateCounters } from './rate-counters.js'
+import { breakerOf } from '../redis/breaker.js'
 
 export interface RateLimits {
   readonly windowMs: number
@@ -15,82 +15,92 @@ export interface RateLimits {
   readonly namespace: string
 }
 
+type Count = { current: number; ttl: number }
+type RedisStoreCtor = new (continueExceeding: boolean, exponentialBackoff: boolean, redis: Redis, namespace: string) => FastifyRateLimitStore
+// The plugin's own Redis store (an atomic INCR and PEXPIRE script); the package exports no name for it.
+const RedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore.js') as RedisStoreCtor
+
 const readMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
 const warnIntervalMs = 30_000
-
-/** An IPv4-mapped address as IPv4, an IPv6 address as its /64: rotating inside one gains nothing. */
-export function addressBucket(ip: string): string {
-  if (!isIPv6(ip)) return ip
-  try {
-    const address = new Address6(ip)
-    if (address.isMapped4()) return address.to4().correctForm()
-    return `${new Address6(`${address.correctForm()}/64`).startAddress().correctForm()}/64`
-  } catch {
-    return ip
-  }
-}
+/** Buckets the in-process counters keep at most (least recently used forgotten first). */
+const memoryBuckets = 100_000
 
 class RateLimitedError extends AppError {
   constructor(seconds: number) {
-    super(429, `Rate limit exceeded; retry in ${seconds} s`, { 'retry-after': String(seconds) })
+    super(429, `Rate limit exceeded; retry in ${seconds} s`)
   }
 }
 
 /**
- * Rate limits (DESIGN 5.4), one bucket per credential: an API key's reads and writes separately, a
- * signed-in user's requests, or, for anyone not identified (a refused credential included), the caller's
- * address. Every answer carries X-RateLimit-Limit, -Remaining and -Reset (Unix seconds), a 429 also
- * Retry-After. Counters live in Redis when one is given, so the limit holds across instances; if Redis
- * fails, requests are served (fail open) and the failure is logged.
+ * One bucket per credential: an API key's reads and writes apart, a signed-in user, or, for anyone not
+ * identified (a refused credential included), the caller's address, IPv4-mapped as IPv4 and IPv6 as its /64.
  */
-export class RateLimiter {
-  private readonly counters: RateCounters
-  private lastWarning = Number.NEGATIVE_INFINITY
+function bucketOf(request: FastifyRequest): string {
+  const principal = request.principal
+  if (principal?.apiKey) return `key:${principal.apiKey.id}:${readMethods.has(request.method) ? 'read' : 'write'}`
+  if (principal) return `user:${principal.userId}`
+  return `ip:${normalizeIP(request.ip)}`
+}
 
-  constructor(private readonly limits: RateLimits, private readonly log: FastifyBaseLogger, redis?: Redis) {
-    this.counters = redis ? new RedisRateCounters(redis, limits.namespace) : new MemoryRateCounters()
-    redis?.on('error', (err: Error) => this.unavailable(err))
-  }
+function limitOf(bucket: string, limits: RateLimits): number {
+  if (bucket.startsWith('key:')) return bucket.endsWith(':read') ? limits.keyRead : limits.keyWrite
+  return bucket.startsWith('user:') ? limits.user : limits.anonymous
+}
 
-  /** Counts the request against its bucket and sets the headers; throws the 429 past the limit. */
-  take(request: FastifyRequest, reply: FastifyReply): void | Promise<void> {
-    const principal = request.principal
-    let bucket: string
-    let max: number
-    if (principal?.apiKey) {
-      const read = readMethods.has(request.method)
-      bucket = `key:${principal.apiKey.id}:${read ? 'read' : 'write'}`
-      max = read ? this.limits.keyRead : this.limits.keyWrite
-    } else if (principal) {
-      bucket = `user:${principal.userId}`
-      max = this.limits.user
-    } else {
-      bucket = `ip:${addressBucket(request.ip)}`
-      max = this.limits.anonymous
-    }
-    let counted: Count | Promise<Count>
-    try {
-      counted = this.counters.hit(bucket, this.limits.windowMs)
-    } catch (error) {
-      return this.unavailable(error)
-    }
-    if (!(counted instanceof Promise)) return this.apply(request, reply, bucket, max, counted)
-    return counted.then((count) => this.apply(request, reply, bucket, max, count), (error: unknown) => this.unavailable(error))
-  }
-
-  private apply(request: FastifyRequest, reply: FastifyReply, bucket: string, max: number, { count, resetAt }: Count): void {
-    reply.header('x-ratelimit-limit', max)
-    reply.header('x-ratelimit-remaining', count < max ? max - count : 0)
-    reply.header('x-ratelimit-reset', Math.ceil(resetAt / 1000))
-    if (count <= max) return
-    request.log.info({ bucket: bucket.slice(0, bucket.indexOf(':')) }, 'rate limit exceeded')
-    throw new RateLimitedError(Math.max(1, Math.ceil((resetAt - Date.now()) / 1000)))
-  }
-
-  private unavailable(error: unknown): void {
+/**
+ * The plugin's Redis store behind the client's circuit breaker: while Redis is failing, a count is refused
+ * at once instead of waiting out a timeout, and `skipOnError` serves the request uncounted. Failures are
+ * logged at most once per interval.
+ */
+function guardedRedisStore(redis: Redis, namespace: string, log: FastifyBaseLogger): FastifyRateLimitStoreCtor {
+  const breaker = breakerOf(redis)
+  let lastWarning = Number.NEGATIVE_INFINITY
+  function unavailable(error: unknown): void {
     const now = Date.now()
-    if (now - this.lastWarning < warnIntervalMs) return
-    this.lastWarning = now
-    this.log.warn({ err: (error as Error).message }, 'rate-limit Redis unavailable; serving without limits')
+    if (now - lastWarning < warnIntervalMs) return
+    lastWarning = now
+    log.warn({ err: (error as Error).message }, 'rate-limit Redis unavailable; serving without limits')
+  }
+
+  class Guarded implements FastifyRateLimitStore {
+    constructor(private readonly inner: FastifyRateLimitStore) {}
+
+    incr(key: string, callback: (error: Error | null, result?: Count) => void, timeWindow: number, max: number): void {
+      const counted = () => new Promise<Count>((resolve, reject) => {
+        this.inner.incr(key, (error, result) => (error ? reject(error) : resolve(result!)), timeWindow, max)
+      })
+      breaker.run(counted).then((result) => callback(null, result), (error: Error) => {
+        unavailable(error)
+        callback(error)
+      })
+    }
+
+    child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
+      return new Guarded(this.inner.child(routeOptions))
+    }
+  }
+  return class extends Guarded {
+    constructor() {
+      super(new RedisStore(false, false, redis, namespace))
+    }
+  }
+}
+
+/**
+ * The options of `@fastify/rate-limit` for the limits of DESIGN 5.4. Counters live in Redis when a client
+ * is given, so the limit holds across instances; if Redis fails, requests are served uncounted (fail
+ * open) and the failure is logged. The plugin's reset header (seconds from now) is turned into a Unix
+ * time by the gate.
+ */
+export function rateLimitOptions(limits: RateLimits, log: FastifyBaseLogger, redis: Redis | null): RateLimitPluginOptions {
+  return {
+    hook: 'onRequest',
+    timeWindow: limits.windowMs,
+    keyGenerator: bucketOf,
+    max: (_request, bucket) => limitOf(bucket, limits),
+    ...(redis ? { store: guardedRedisStore(redis, limits.namespace, log) } : { cache: memoryBuckets }),
+    skipOnError: true,
+    onExceeded: (request, bucket) => request.log.info({ bucket: bucket.slice(0, bucket.indexOf(':')) }, 'rate limit exceeded'),
+    errorResponseBuilder: (_request, { ttl }) => new RateLimitedError(Math.max(1, Math.ceil(ttl / 1000))),
   }
 }

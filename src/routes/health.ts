@@ -6,12 +6,12 @@ const Check = Type.Object({ ok: Type.Boolean(), adapter: Type.String(), error: T
 
 export async function healthRoutes(app: FastifyInstance): Promise<void> {
   app.get('/health', {
-    config: { policy: allow.public },
+    config: { policy: allow.public, rateLimit: false },
     schema: { tags: ['Operations'], summary: 'Liveness: the process is up', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
   }, async () => ({ status: 'ok' as const }))
 
   app.get('/ready', {
-    config: { policy: allow.public },
+    config: { policy: allow.public, rateLimit: false },
     schema: {
       tags: ['Operations'], summary: 'Readiness: the backing services answer',
       response: { 200: Type.Object({ status: Type.String(), checks: Type.Record(Type.String(), Check) }), 503: Type.Object({ status: Type.String(), checks: Type.Record(Type.String(), Check) }) },

@@ -44,7 +44,7 @@ t.test('every response carries the three headers: public, refused, missing, bad 
   t.equal(config.rateLimits.anonymous, 100)
   const user = as('hal@dept.example.edu', 'faculty')
   const cases: Array<[string, Answer, number]> = [
-    ['public', await app.inject({ url: '/health', remoteAddress: '10.1.0.1' }), 100],
+    ['public', await app.inject({ method: 'POST', url: '/api/auth/login', payload: { idToken: 'not.a.token' }, remoteAddress: '10.1.0.1' }), 100],
     ['401', await app.inject({ url: '/api/auth/me', remoteAddress: '10.1.0.1' }), 100],
     ['404', await app.inject({ url: '/api/nothing-here', remoteAddress: '10.1.0.1' }), 100],
     ['400 bad body', await app.inject({ method: 'POST', url: '/api/auth/login', payload: '{"idToken":', headers: { 'content-type': 'application/json' }, remoteAddress: '10.1.0.1' }), 100],
@@ -55,15 +55,30 @@ t.test('every response carries the three headers: public, refused, missing, bad 
   for (const [what, res, limit] of cases) checkHeaders(t, res, limit, what)
 })
 
+/** A request without a credential to a route that wants one: a 401, counted against the address. */
+const anonymous = (remoteAddress: string, headers: Record<string, string> = {}) => shared.app.inject({ url: '/api/auth/me', remoteAddress, headers })
+
 t.test('anonymous callers: 100 a minute per address; the 101st is a 429 with Retry-After', async (t) => {
   const { app } = shared
-  const from = (remoteAddress: string, url = '/health') => () => app.inject({ url, remoteAddress })
-  const first = await app.inject({ url: '/health', remoteAddress: '10.2.0.1' })
+  const first = await anonymous('10.2.0.1')
   t.equal(Number(first.headers['x-ratelimit-remaining']), 99, 'counts down from the limit')
-  t.same(await burst(99, from('10.2.0.1')), Array(99).fill(200))
-  check429(t, await app.inject({ url: '/health', remoteAddress: '10.2.0.1' }), 100, '101st')
-  t.equal(statusOf(await app.inject({ url: '/api/nothing', remoteAddress: '10.2.0.1' })), 429, 'the 404 answer is limited too')
-  t.equal(statusOf(await app.inject({ url: '/health', remoteAddress: '10.2.0.2' })), 200, 'another address has its own bucket')
+  t.same(await burst(99, () => anonymous('10.2.0.1')), Array(99).fill(401))
+  check429(t, await anonymous('10.2.0.1'), 100, '101st')
+  check429(t, await app.inject({ url: '/api/nothing', remoteAddress: '10.2.0.1' }), 100, 'the 404 answer')
+  t.equal(statusOf(await anonymous('10.2.0.2')), 401, 'another address has its own bucket')
+})
+
+t.test('/health and /ready answer, uncounted, after the anonymous limit of their address is spent', async (t) => {
+  const { app } = shared
+  t.same(await burst(100, () => anonymous('10.2.1.1')), Array(100).fill(401))
+  t.equal(statusOf(await anonymous('10.2.1.1')), 429, 'the address is limited')
+  for (const url of ['/health', '/ready']) {
+    const res = await app.inject({ url, remoteAddress: '10.2.1.1' })
+    t.equal(res.statusCode, 200, `${url} answers`)
+    t.equal(res.headers['x-ratelimit-remaining'], undefined, `${url} is not counted`)
+  }
+  t.same(await burst(150, () => app.inject({ url: '/health', remoteAddress: '10.2.1.2' })), Array(150).fill(200), 'probes never spend a limit')
+  t.equal(Number((await anonymous('10.2.1.2')).headers['x-ratelimit-remaining']), 99, 'nor count against their address')
 })
 
 t.test('a fresh invalid credential on every request stays in the address bucket', async (t) => {
@@ -78,19 +93,19 @@ t.test('a fresh invalid credential on every request stays in the address bucket'
 t.test('spoofed X-Forwarded-For, mapped IPv4 and one IPv6 /64 count as one caller', async (t) => {
   const { app } = shared
   let i = 0
-  const spoofed = () => app.inject({ url: '/health', remoteAddress: '10.4.0.1', headers: { 'x-forwarded-for': `203.0.113.${i++ % 250}` } })
-  t.same(await burst(100, spoofed), Array(100).fill(200))
+  const spoofed = () => anonymous('10.4.0.1', { 'x-forwarded-for': `203.0.113.${i++ % 250}` })
+  t.same(await burst(100, spoofed), Array(100).fill(401))
   t.equal(statusOf(await spoofed()), 429, 'X-Forwarded-For is not trusted by default')
 
-  t.same(await burst(50, () => app.inject({ url: '/health', remoteAddress: '10.4.0.2' })), Array(50).fill(200))
-  t.same(await burst(50, () => app.inject({ url: '/health', remoteAddress: '::ffff:10.4.0.2' })), Array(50).fill(200))
-  t.equal(statusOf(await app.inject({ url: '/health', remoteAddress: '::ffff:10.4.0.2' })), 429, '::ffff:10.4.0.2 is 10.4.0.2')
+  t.same(await burst(50, () => anonymous('10.4.0.2')), Array(50).fill(401))
+  t.same(await burst(50, () => anonymous('::ffff:10.4.0.2')), Array(50).fill(401))
+  t.equal(statusOf(await anonymous('::ffff:10.4.0.2')), 429, '::ffff:10.4.0.2 is 10.4.0.2')
 
   let host = 0
-  const rotating = () => app.inject({ url: '/health', remoteAddress: `2001:db8:1:2::${(host++).toString(16)}` })
-  t.same(await burst(100, rotating), Array(100).fill(200))
+  const rotating = () => anonymous(`2001:db8:1:2::${(host++).toString(16)}`)
+  t.same(await burst(100, rotating), Array(100).fill(401))
   t.equal(statusOf(await rotating()), 429, 'rotating addresses inside one /64')
-  t.equal(statusOf(await app.inject({ url: '/health', remoteAddress: '2001:db8:1:3::1' })), 200, 'the next /64 is another caller')
+  t.equal(statusOf(await anonymous('2001:db8:1:3::1')), 401, 'the next /64 is another caller')
 })
 
 t.test('signed-in users: 1000 a minute each, whatever address they share', async (t) => {
@@ -111,7 +126,8 @@ t.test('API keys: 100 reads and 20 writes a minute, in separate buckets, apart f
   const owner = as('kay@dept.example.edu', 'faculty')
   const newKey = async () => (await owner({ method: 'POST', url: '/api/api-keys', payload: { name: 'k', permissions: ['read_courses', 'write_publications'] } })).json().key as string
   const key = await newKey()
-  const write = () => send(port, 'POST', '/api/publications', { 'X-API-Key': key }, { title: 'x' })
+  // A route no key may write to: refused whatever the key holds, and counted all the same.
+  const write = () => send(port, 'POST', '/api/groups', { 'X-API-Key': key }, { name: 'x' })
   const read = () => send(port, 'GET', '/api/courses', { 'X-API-Key': key })
 
   const firstWrite = await write()
@@ -131,11 +147,12 @@ t.test('API keys: 100 reads and 20 writes a minute, in separate buckets, apart f
 
 t.test('the window ends when X-RateLimit-Reset says', async (t) => {
   const { app } = await buildTestApp(t, { ...specLimits, RATE_LIMIT_WINDOW: '2s', RATE_LIMIT_ANONYMOUS: '3' })
-  t.same(await burst(3, () => app.inject({ url: '/health', remoteAddress: '10.6.0.1' })), [200, 200, 200])
-  const limited = await app.inject({ url: '/health', remoteAddress: '10.6.0.1' })
+  const hit = () => app.inject({ url: '/api/auth/me', remoteAddress: '10.6.0.1' })
+  t.same(await burst(3, hit), [401, 401, 401])
+  const limited = await hit()
   t.equal(limited.statusCode, 429)
   const reset = Number(limited.headers['x-ratelimit-reset'])
   t.ok(Number(limited.headers['retry-after']) <= 2)
   await new Promise((resolve) => setTimeout(resolve, reset * 1000 - Date.now() + 1000))
-  t.equal((await app.inject({ url: '/health', remoteAddress: '10.6.0.1' })).statusCode, 200, 'served again after the reset time')
+  t.equal((await hit()).statusCode, 401, 'served again after the reset time')
 })
