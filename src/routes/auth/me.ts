@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import { allow, permissions } from '../../auth/permissions.js'
-import { principalOf } from '../../auth/plugin.js'
+import { principalOf, type Principal } from '../../auth/plugin.js'
+import type { People } from '../../privacy/relations.js'
 import { errorResponses } from '../responses.js'
 
 export const CurrentUser = Type.Object({
@@ -12,12 +13,22 @@ export const CurrentUser = Type.Object({
   permissions: Type.Array(Type.String({ enum: [...permissions] })),
 }, { title: 'CurrentUser' })
 
+/**
+ * The caller's campus id: their user record's (set by single sign-on), else that of the Person they are
+ * linked to (DESIGN 5.1), as a user signed in with a token from `npm run token` is, by email.
+ */
+async function campusIdOf(people: People, principal: Principal): Promise<string | null> {
+  if (principal.campusId) return principal.campusId
+  const campusId = (await people.personOf(principal))?.campus_id
+  return typeof campusId === 'string' ? campusId : null
+}
+
 export async function meRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/auth/me', {
     config: { policy: allow.signedIn },
     schema: { tags: ['Auth'], summary: 'The signed-in user', response: { 200: CurrentUser, ...errorResponses(401) } },
   }, async (request) => {
     const p = principalOf(request)
-    return { id: p.userId, email: p.email, role: p.role, campusId: p.campusId ?? null, permissions: [...p.permissions].sort() }
+    return { id: p.userId, email: p.email, role: p.role, campusId: await campusIdOf(app.people, p), permissions: [...p.permissions].sort() }
   })
 }
