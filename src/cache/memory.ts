@@ -7,6 +7,11 @@ const entryOverhead = 256
 /**
  * The in-process adapter: an LRU bounded in bytes, with generations as counters in this process. Each
  * process has its own, so several instances writing to one store need the Redis adapter instead.
+ *
+ * Cache rule. Holds: response entries (bounded in bytes) and each collection's generation. Invalidated
+ * by: `bump` on every write to a collection an entry depends on (the entry's generations no longer
+ * match), its TTL, LRU eviction, and the admin clears. Tests: test/cache/invalidation.test.ts (memory),
+ * test/cache/adapters.test.ts (size bound).
  */
 export class MemoryCacheStore implements CacheStore {
   /** Each collection's generation, kept as the text entries are tagged with. */

@@ -37,6 +37,14 @@ function judged({ generations, entry }: Lookup): CacheLookup {
  * bump that fails is remembered and retried every second (and before every lookup); until it lands this
  * instance bypasses the cache, so it never serves an answer older than a write it has acknowledged.
  * Other instances learn of the write when the retry lands.
+ *
+ * Cache rule. Holds: answers of the GET routes that declare `config.cache` (http/cache.ts), keyed by
+ * route, parameters, query and the caller's visibility class (admin or not); answers about a student are
+ * never stored for non-admins. Invalidated by: a generation bump of every collection an answer was
+ * computed from, on each record write (services.ts: records.onChange), and its TTL. Access is decided
+ * before the lookup, so nothing about who the caller is comes from here. Tests:
+ * test/cache/invalidation.test.ts (writes through the API and outside it), test/cache/visibility.test.ts,
+ * test/cache/outage.test.ts (a write made while Redis is away).
  */
 export class ResponseCache {
   private readonly inflight = new Set<Promise<void>>()

@@ -37,6 +37,13 @@ export interface SearchAnswer {
  * service's change notices: each change re-reads that record, and a search waits for re-reads still
  * under way, so a search after a write on this instance sees the write. Writes made by other instances
  * sharing the store reach this index at the next full rebuild, every `refreshMs` (0: never).
+ *
+ * Cache rule. Holds: a search document (label, searchable text, type) per person, course and lab record,
+ * students included. Invalidated by: every record write on this instance (its change notice re-reads the
+ * record before the next search answers) and, for other instances' writes, the periodic rebuild. Who may
+ * see a student hit is decided per request from the caller (admins only), never stored in the index.
+ * Tests: test/search/access.test.ts (a search after a write on this instance sees the write),
+ * test/search/rebuild.test.ts (another instance's writes, after the rebuild).
  */
 export class SearchService {
   private index = new SearchIndex()
