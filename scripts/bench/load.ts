@@ -76,16 +76,30 @@ export async function warmUp(target: Target, options: Pick<LoadOptions, 'connect
  * within one round, and the median of those, is steady where a baseline measured once is not.
  */
 export async function paired(name: string, bare: Target, target: Target, options: LoadOptions): Promise<PairedResult> {
-  const rounds: { result: LoadResult; bare: LoadResult; ratio: number }[] = []
+  return (await alternated(bare, [{ name, target }], options))[0]!
+}
+
+/**
+ * Several targets of one scenario (the same read on two versions of the service) measured as `paired`
+ * measures one: each round is a round of the baseline and then one of each target, taken in turn in
+ * reverse order every other round, so that neither always runs right after the baseline.
+ */
+export async function alternated(bare: Target, targets: readonly { name: string; target: Target }[], options: LoadOptions): Promise<PairedResult[]> {
+  const rounds = targets.map(() => [] as { result: LoadResult; bare: LoadResult; ratio: number }[])
   for (let i = 0; i < options.rounds; i++) {
     const baseline = await load('bare Fastify: GET /', bare, options)
-    const result = await load(name, target, options)
-    rounds.push({ result, bare: baseline, ratio: result.rps / baseline.rps })
+    const order = targets.map((_, t) => t)
+    for (const t of i % 2 ? order.reverse() : order) {
+      const result = await load(targets[t]!.name, targets[t]!.target, options)
+      rounds[t]!.push({ result, bare: baseline, ratio: result.rps / baseline.rps })
+    }
   }
-  const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!
-  const errors = rounds.reduce((sum, round) => sum + round.result.errors, 0)
-  return {
-    ...median.result, errors, ratio: median.ratio, bare: median.bare,
-    rounds: rounds.map((round) => ({ rps: round.result.rps, bareRps: round.bare.rps })),
-  }
+  return rounds.map((measured) => {
+    const median = [...measured].sort((a, b) => a.ratio - b.ratio)[Math.floor(measured.length / 2)]!
+    const errors = measured.reduce((sum, round) => sum + round.result.errors, 0)
+    return {
+      ...median.result, errors, ratio: median.ratio, bare: median.bare,
+      rounds: measured.map((round) => ({ rps: round.result.rps, bareRps: round.bare.rps })),
+    }
+  })
 }

@@ -30,10 +30,10 @@ export interface Started {
   readonly readyMs: number
 }
 
-/** Starts a process and waits until `readyPath` answers 200. */
-export async function startServer(command: string, args: string[], env: Record<string, string>, port: number, readyPath: string): Promise<Started> {
+/** Starts a process (in `cwd`, another checkout's, when given) and waits until `readyPath` answers 200. */
+export async function startServer(command: string, args: readonly string[], env: Record<string, string>, port: number, readyPath: string, cwd?: string): Promise<Started> {
   const started = performance.now()
-  const child = spawn(command, args, { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] })
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] })
   const url = `http://127.0.0.1:${port}`
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited with ${child.exitCode}`)
@@ -61,9 +61,19 @@ export async function memory(pid: number): Promise<{ rssMb: number; peakRssMb: n
   return { rssMb: kb('VmRSS') / 1024, peakRssMb: kb('VmHWM') / 1024 }
 }
 
-export function run(command: string, args: string[], env: Record<string, string> = {}): Promise<void> {
+export function run(command: string, args: string[], env: Record<string, string> = {}, cwd?: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] })
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] })
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))))
+  })
+}
+
+/** Runs a command to its end and returns what it printed to stdout. */
+export function output(command: string, args: string[], cwd?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] })
+    const chunks: Buffer[] = []
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
+    child.once('exit', (code) => (code === 0 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))))
   })
 }

@@ -25,9 +25,9 @@ export interface BenchReport {
   readonly search: SearchFigures | null
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
 const verdict = (met: boolean) => (met ? 'met' : 'missed')
-const percent = (fraction: number) => `${(fraction * 100).toFixed(0)}%`
+export const percent = (fraction: number) => `${(fraction * 100).toFixed(0)}%`
 
 /** The baseline as the middle of all its rounds, by requests per second. */
 function baseline(r: BenchReport): LoadResult {

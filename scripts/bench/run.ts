@@ -13,70 +13,33 @@
  * BENCH_DURATION (seconds per round, default 5), BENCH_ROUNDS (default 3) and BENCH_CONNECTIONS
  * (default 10) tune the load; BENCH_SEARCH=off leaves the 10x search run out, and BENCH_ONLY=<regex>
  * keeps only the scenarios whose names match it.
+ *
+ * `npm run bench -- --compare <git-ref>` (or BENCH_COMPARE=<git-ref>) measures this checkout against
+ * that ref instead; see compare-run.ts.
  */
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { signingKeys } from '../../src/auth/keys.js'
-import { signIdToken, userIdForEmail } from '../../src/auth/tokens.js'
-import { loadConfig } from '../../src/config.js'
 import { cacheScenarios } from './cache.js'
+import { compare } from './compare-run.js'
 import { benchDegreeAudit } from './degree-audit.js'
 import { degreeProgressName, degreeProgressScenario } from './degree-progress.js'
-import { paired, warmUp, type LoadOptions, type Target } from './load.js'
-import { freePort, memory, run, serviceArgs, startServer, stop } from './processes.js'
+import { paired, warmUp, type Target } from './load.js'
+import { freePort, memory, serviceArgs, startServer, stop } from './processes.js'
 import { record, replayScenarios } from './replay.js'
-import { report, type Measured, type SearchFigures } from './report.js'
+import { report, type Measured } from './report.js'
 import { catalogScenarios, personByToken, type Scenario } from './scenarios.js'
-
-const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null
-const wanted = (name: string) => !only || only.test(name)
-
-const options: LoadOptions = {
-  durationSeconds: Number(process.env.BENCH_DURATION ?? 5),
-  connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
-  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
-}
-
-/** The 10x search benchmark, run as its own process; its figures are read back from what it writes. */
-async function searchFigures(): Promise<SearchFigures | null> {
-  if (process.env.BENCH_SEARCH === 'off') return null
-  await run('node', ['--expose-gc', '--import', 'tsx', 'scripts/bench/search-run.ts'])
-  const written = JSON.parse(await readFile('bench-results/search.json', 'utf8')) as { scale: number; index: { documents: number }; runs: { concurrency: number; faculty: { p95: number; p99: number }; admin: { p95: number; p99: number } }[] }
-  return { scale: written.scale, documents: written.index.documents, runs: written.runs.map(({ concurrency, faculty, admin }) => ({ concurrency, faculty, admin })) }
-}
+import { auth, machine, options, searchFigures, seed, wanted } from './setup.js'
 
 async function main(): Promise<void> {
-  await run('npm', ['run', 'build', '--silent'])
   const dataDir = await mkdtemp(join(tmpdir(), 'adks-bench-'))
-  const seeded = join(dataDir, 'seeded')
-  // Each start serves the sample department as seeded: the degree-progress scenario appends an audit
-  // record per request (tens of thousands in a run), and a service holding them is measurably slower
-  // (docs/performance.md), so the cached reads must not depend on how long that scenario ran.
-  let starts = 0
-  const fresh = async () => {
-    const dir = join(dataDir, `start-${++starts}`)
-    await cp(seeded, dir, { recursive: true })
-    return { DATA_DIR: dir }
-  }
-  // The load comes from one user and one key: at the default limits nearly every answer would be a 429.
-  const env = {
-    DATA_DIR: seeded, NODE_ENV: 'production', JWT_SECRET: `bench-${Date.now()}-secret-value-0123456789abcdef`, LOG_LEVEL: 'warn',
-    RATE_LIMIT_USER: '1000000000', RATE_LIMIT_KEY_READ: '1000000000',
-  }
   try {
-    await run('node', ['dist/scripts/seed.js'], env)
+    const { env, fresh } = await seed(dataDir)
 
     // The baseline stays up, idle but for its rounds, beside each service started below.
     const bareServer = await startServer('node', ['--import', 'tsx', 'scripts/bench/bare-server.ts'], {}, await freePort(), '/')
     const bare: Target = { url: `${bareServer.url}/`, headers: {}, pid: bareServer.child.pid }
 
-    // The token's issuer and audience name the port, so each start gets its own.
-    const auth = async (port: number) => {
-      const config = loadConfig({ ...env, PORT: String(port) })
-      const token = signIdToken(await signingKeys(config), config, { sub: userIdForEmail('bench@dept.example.edu'), email: 'bench@dept.example.edu', role_grant: 'admin' })
-      return { authorization: `Bearer ${token}` }
-    }
     const results: Measured[] = []
     const measure = async (scenarios: Scenario[], pid: number | undefined) => {
       // V8 compiles a path's functions only after many calls; every path of a fresh process is warmed first.
@@ -89,7 +52,7 @@ async function main(): Promise<void> {
     }
     const port = await freePort()
     const service = await startServer('node', [...serviceArgs], { ...env, ...await fresh(), CACHE: 'off' }, port, '/ready')
-    const admin = await auth(port)
+    const admin = await auth(env, port)
     const catalog = (await catalogScenarios(service.url, admin)).filter((s) => wanted(s.name))
     await measure(catalog, service.child.pid)
     const recorded = await Promise.all(catalog.filter((s) => s.name === personByToken).map(record))
@@ -101,7 +64,7 @@ async function main(): Promise<void> {
 
     const cachedPort = await freePort()
     const cached = await startServer('node', [...serviceArgs], { ...env, ...await fresh() }, cachedPort, '/ready')
-    const cachedScenarios = (await cacheScenarios(cached.url, await auth(cachedPort))).filter((s) => wanted(s.name))
+    const cachedScenarios = (await cacheScenarios(cached.url, await auth(env, cachedPort))).filter((s) => wanted(s.name))
     await measure(cachedScenarios, cached.child.pid)
     recorded.push(...await Promise.all(cachedScenarios.map(record)))
     await stop(cached.child)
@@ -120,8 +83,7 @@ async function main(): Promise<void> {
     const degreeAudit = benchDegreeAudit()
     const search = await searchFigures()
 
-    const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} at the end`
-    const figures = { machine, options, results, readyMs: service.readyMs, ...mem, degreeAudit, search }
+    const figures = { machine: machine(), options, results, readyMs: service.readyMs, ...mem, degreeAudit, search }
     const text = report(figures)
     console.log(text)
     await mkdir('bench-results', { recursive: true })
@@ -132,7 +94,11 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
+const at = process.argv.indexOf('--compare')
+const ref = at >= 0 ? process.argv[at + 1] : process.env.BENCH_COMPARE
+if (at >= 0 && !ref) throw new Error('--compare needs a git ref, e.g. npm run bench -- --compare HEAD~1')
+
+;(ref ? compare(ref) : main()).catch((error: unknown) => {
   console.error(error)
   process.exit(1)
 })
