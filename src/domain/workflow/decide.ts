@@ -30,18 +30,20 @@ function approvalOf(stage: StageInstance, round: number, person: string): StageA
 }
 
 /**
- * The stage a decision is about: the one named, else the active stage when the caller is asked there,
- * else the last stage of the round the caller took part in (a repeat of a decision that moved the
- * instance on), else the active stage (an override).
+ * The stage a decision is about: the one named (callers that may repeat a request name the stage they
+ * saw, so a repeat cannot land on the next stage), else for an override the stage the caller already
+ * overrode or the active one, else the active stage when the caller is asked there, else the last stage
+ * of the round the caller took part in (a repeat of a decision that moved the instance on).
  */
 function targetStage(instance: WorkflowInstance, input: DecideInput): StageInstance | Refusal {
   if (input.stage !== undefined) {
     return instance.stages.find((s) => s.key === input.stage) ?? refuse('not_found', `the workflow has no stage ${input.stage}`, 'stage')
   }
-  const current = instance.stages.find((s) => s.key === instance.current_stage)
-  if (current && approvalOf(current, instance.round, input.actor.id)?.status === 'pending') return current
-  const involved = instance.stages.filter((s) => approvalOf(s, instance.round, input.actor.id)).at(-1)
-  return involved ?? current ?? refuse('conflict', `the instance is ${instance.status}`)
+  const current = instance.stages.find((s) => s.key === instance.current_stage)!
+  const mine = (stage: StageInstance) => approvalOf(stage, instance.round, input.actor.id)
+  if (input.override) return instance.stages.find((s) => mine(s)?.source === 'override') ?? current
+  if (mine(current)?.status === 'pending') return current
+  return instance.stages.filter((s) => mine(s)).at(-1) ?? current
 }
 
 /** The stage's outcome after a decision: the next stage activates, or the instance closes or waits for revision. */

@@ -68,6 +68,7 @@ export function start(input: StartInput): Outcome {
     excluded,
     status: 'in_review',
     round: 1,
+    current_stage: definition.stages[0]!.key,
     stages: definition.stages.map((stage) => ({ key: stage.key, status: 'waiting', approvals: [] })),
     history: [{ at: now.toISOString(), actor: input.submitter, action: 'submit', round: 1, ...(input.comment !== undefined ? { comment: input.comment } : {}) }],
   }

@@ -96,7 +96,8 @@ export interface WorkflowInstance {
   readonly excluded: readonly string[]
   readonly status: InstanceStatus
   readonly round: number
-  readonly current_stage?: string
+  /** Key of the stage under way, or where the instance stopped. */
+  readonly current_stage: string
   readonly stages: readonly StageInstance[]
   readonly history: readonly HistoryEntry[]
 }
