@@ -1,10 +1,10 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { FastifyInstance } from 'fastify'
 import { allow } from '../auth/permissions.js'
 
 const Check = Type.Object({ ok: Type.Boolean(), adapter: Type.String(), error: Type.Optional(Type.String()) })
 
-export async function healthRoutes(app: FastifyInstance): Promise<void> {
+export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/health', {
     config: { policy: allow.public, rateLimit: false },
     schema: { tags: ['Operations'], summary: 'Liveness: the process is up', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },

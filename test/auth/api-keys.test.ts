@@ -65,7 +65,8 @@ t.test('creating a key: bad lifetimes, unknown or unheld permissions are refused
   t.equal((await post('faculty', { name: 'k', permissions: [] })).statusCode, 400, 'no permissions')
   t.equal((await post('faculty', { name: '', permissions: ['read_people'] })).statusCode, 400, 'empty name')
   t.equal((await post('faculty', { name: 'k', permissions: ['read_people'], expiresAt: '2999-01-01' })).statusCode, 400, 'unknown field')
-  for (const [role, permission] of [['student', 'write_publications'], ['faculty', 'manage_groups'], ['faculty', 'write_courses']] as const) {
+  t.equal((await post('faculty', { name: 'k', permissions: ['manage_groups'] })).statusCode, 400, 'a permission that opens nothing to a key')
+  for (const [role, permission] of [['student', 'write_publications'], ['faculty', 'write_labs'], ['faculty', 'write_courses']] as const) {
     const res = await post(role, { name: 'k', permissions: ['read_people', permission] })
     t.equal(res.statusCode, 403, `${role} granting ${permission}`)
     t.match(res.json().error, /^Permission denied/)

@@ -1,7 +1,8 @@
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../errors.js'
 import type { ApiRecord, RecordService } from '../../records/service.js'
+import type { CompiledSchema, Resource } from '../../schema/index.js'
 import type { Store } from '../../store/port.js'
-import type { Permission } from '../permissions.js'
+import { permissions, type Permission } from '../permissions.js'
 import type { UserRecord, UserService } from '../users.js'
 import { digest, displayPrefix, generateKey, sameDigest, wellFormed } from './format.js'
 import { usageCollection, type UsageEntry } from './usage.js'
@@ -18,6 +19,38 @@ export interface ApiKeyRecord extends ApiRecord {
 }
 
 export type KeyStatus = 'active' | 'expired' | 'revoked'
+
+/** The generic routes of a resource a key may be let into. */
+export type KeyRoute = 'list' | 'detail' | 'create' | 'update'
+
+/**
+ * Where a key may go in a resource (DESIGN 5.3): the reads the schema opens to keys (`api_keys`, the
+ * spec's catalog reads), under the read permission; and on those catalog resources, creates and updates
+ * under the write permission, unless the resource holds records that are not the catalog's to hand
+ * out: ones only some callers may read (`visible_to`, `student`) or that their owner may edit
+ * (`self_editable`), where a key would act as its owner. Deletes, and everything outside the generic
+ * routes (student records, the audit log, administration, key management), stay closed to every key.
+ */
+export function keyRoutes(schema: CompiledSchema, resource: Resource): ReadonlySet<KeyRoute> {
+  const reads = resource.root.metadata.api_keys ?? []
+  const catalogOnly = resource.classes.every((name) => {
+    const { visible_to, student, self_editable } = schema.class(name)!.metadata
+    return !visible_to && !student && self_editable.length === 0
+  })
+  const writes: KeyRoute[] = reads.length && catalogOnly ? ['create', 'update'] : []
+  return new Set<KeyRoute>([...reads, ...writes])
+}
+
+/** The permissions a key may be granted: those that let it into at least one route. */
+export function keyGrantable(schema: CompiledSchema): Permission[] {
+  const opening = new Set<string>()
+  for (const resource of schema.resources) {
+    const routes = keyRoutes(schema, resource)
+    if (routes.has('list') || routes.has('detail')) opening.add(resource.permissions.read)
+    if (routes.has('create') || routes.has('update')) opening.add(resource.permissions.write)
+  }
+  return permissions.filter((p) => opening.has(p))
+}
 
 /** Derived, never stored: revoked wins over expired. */
 export function statusOf(key: ApiKeyRecord, now = new Date()): KeyStatus {

@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { FastifyInstance } from 'fastify'
 import { allow } from '../../auth/permissions.js'
 import { BadRequestError } from '../../errors.js'
 import { AuditEntrySchema, auditResourceTypes, type AuditResourceType } from '../../privacy/audit-entry.js'
@@ -40,7 +40,7 @@ function moment(name: 'from' | 'to', value: string | undefined): string | undefi
 }
 
 /** The audit log, read-only: no route writes, changes or deletes an entry. Reading it is audited too. */
-export async function auditRoutes(app: FastifyInstance): Promise<void> {
+export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Administration']
   const audit = { resourceType: 'audit-log', action: 'view' } as const
 
@@ -54,7 +54,7 @@ export async function auditRoutes(app: FastifyInstance): Promise<void> {
       },
     },
   }, async (request) => {
-    const query = request.query as { limit: number; offset: number; userId?: string; resourceType?: AuditResourceType; resourceId?: string; from?: string; to?: string }
+    const { query } = request
     const from = moment('from', query.from)
     const to = moment('to', query.to)
     if (from && to && from > to) throw new BadRequestError("Invalid query: 'from' is after 'to'")

@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { FastifyInstance } from 'fastify'
 import { allow } from '../../auth/permissions.js'
 import { noQuery } from '../records/schemas.js'
 import { errorResponses } from '../responses.js'
@@ -20,7 +20,7 @@ export function humanBytes(bytes: number): string {
 const Cleared = Type.Object({ message: Type.String(), keysDeleted: Type.Integer() })
 
 /** Cache administration (manage_jobs); the per-type clears name the resources the interface caches. */
-export async function cacheAdminRoutes(app: FastifyInstance): Promise<void> {
+export const cacheAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const cache = app.responseCache
   const policy = allow.permission('manage_jobs')
   const tags = ['Administration']

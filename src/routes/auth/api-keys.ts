@@ -1,7 +1,7 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { FastifyInstance } from 'fastify'
-import { present } from '../../auth/api-keys/service.js'
-import { allow, permissions, type Permission } from '../../auth/permissions.js'
+import { keyGrantable, present } from '../../auth/api-keys/service.js'
+import { allow, type Permission } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import { ForbiddenError } from '../../errors.js'
 import { paging } from '../records/schemas.js'
@@ -22,8 +22,9 @@ const ApiKey = Type.Object({
 const params = Type.Object({ id: Type.String({ pattern: '^ApiKey/[A-Za-z0-9._~-]{1,160}$', 'x-reference': 'ApiKey' }) })
 
 /** API key management (DESIGN 5.3): for signed-in users only; a key cannot manage keys. */
-export async function apiKeyRoutes(app: FastifyInstance): Promise<void> {
+export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['API keys']
+  const grantable = keyGrantable(app.schema)
 
   app.post('/api/api-keys', {
     config: { policy: allow.signedIn },
@@ -31,14 +32,15 @@ export async function apiKeyRoutes(app: FastifyInstance): Promise<void> {
       tags, summary: 'Create an API key; the key itself is in this answer only',
       body: Type.Object({
         name: Type.String({ minLength: 1, maxLength: 100 }),
-        permissions: Type.Array(Type.String({ enum: [...permissions] }), { minItems: 1, uniqueItems: true, description: 'Only permissions you hold' }),
+        permissions: Type.Array(Type.Unsafe<Permission>({ type: 'string', enum: grantable }), {
+          minItems: 1, uniqueItems: true, description: 'Only permissions you hold, and only those that open a route to a key: the catalog reads and writes',
+        }),
         expiresInDays: Type.Integer({ minimum: 1, maximum: 365, default: 90, description: 'Lifetime, 1 to 365 days' }),
       }, { additionalProperties: false }),
       response: { 201: Type.Intersect([ApiKey, Type.Object({ key: Type.String() })]), ...errorResponses(400, 401, 403) },
     },
   }, async (request, reply) => {
-    const body = request.body as { name: string; permissions: Permission[]; expiresInDays: number }
-    const created = await app.apiKeys.create(principalOf(request), body)
+    const created = await app.apiKeys.create(principalOf(request), request.body)
     reply.code(201).header('cache-control', 'no-store')
     return created
   })
@@ -52,7 +54,7 @@ export async function apiKeyRoutes(app: FastifyInstance): Promise<void> {
     },
   }, async (request) => {
     const caller = principalOf(request)
-    const all = (request.query as { all?: boolean }).all === true
+    const all = request.query.all === true
     if (all && caller.role !== 'admin') throw new ForbiddenError('Permission denied: only admins may list every key')
     const items = (await app.apiKeys.list(all ? undefined : caller.userId)).map((k) => present(k))
     return { items, total: items.length }
@@ -75,15 +77,15 @@ export async function apiKeyRoutes(app: FastifyInstance): Promise<void> {
       },
     },
   }, async (request) => {
-    const { limit, offset } = request.query as { limit: number; offset: number }
+    const { limit, offset } = request.query
     await app.usageLog.flush()
-    return app.apiKeys.usage((request.params as { id: string }).id, principalOf(request), limit, offset)
+    return app.apiKeys.usage(request.params.id, principalOf(request), limit, offset)
   })
 
   app.post('/api/api-keys/:id/revoke', {
     config: { policy: allow.signedIn },
     schema: { tags, summary: 'Revoke a key: it stops working at once and for good', params, response: { 200: ApiKey, ...errorResponses(400, 401, 404) } },
-  }, async (request) => present(await app.apiKeys.revoke((request.params as { id: string }).id, principalOf(request))))
+  }, async (request) => present(await app.apiKeys.revoke(request.params.id, principalOf(request))))
 
   app.delete('/api/api-keys/:id', {
     config: { policy: allow.signedIn },
@@ -92,7 +94,7 @@ export async function apiKeyRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: Type.Object({ id: Type.String(), message: Type.String() }), ...errorResponses(400, 401, 404, 409) },
     },
   }, async (request) => {
-    const { id } = request.params as { id: string }
+    const { id } = request.params
     await app.apiKeys.remove(id, principalOf(request))
     return { id, message: `${id} deleted` }
   })

@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { FastifyInstance } from 'fastify'
 import { allow, permissions } from '../../auth/permissions.js'
 import { principalOf, type Principal } from '../../auth/plugin.js'
 import type { People } from '../../privacy/relations.js'
@@ -23,7 +23,7 @@ async function campusIdOf(people: People, principal: Principal): Promise<string 
   return typeof campusId === 'string' ? campusId : null
 }
 
-export async function meRoutes(app: FastifyInstance): Promise<void> {
+export const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/api/auth/me', {
     config: { policy: allow.signedIn },
     schema: { tags: ['Auth'], summary: 'The signed-in user', response: { 200: CurrentUser, ...errorResponses(401) } },

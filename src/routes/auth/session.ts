@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { FastifyInstance } from 'fastify'
 import { allow, permissions } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import type { IdTokenClaims } from '../../auth/tokens.js'
@@ -12,7 +12,7 @@ const LoginUser = Type.Object({
   id: Type.String(), email: Type.String(), role: Type.String(), campusId: Type.Union([Type.String(), Type.Null()]),
 })
 
-export async function sessionRoutes(app: FastifyInstance): Promise<void> {
+export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/auth/login', {
     config: { policy: allow.public },
     schema: {
@@ -21,7 +21,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: Type.Object({ user: LoginUser, message: Type.String() }), ...errorResponses(400, 401) },
     },
   }, async (request) => {
-    const { idToken } = request.body as { idToken: string }
+    const { idToken } = request.body
     // No token this service issues comes near this size; a longer one is refused like any bad token.
     if (idToken.length > maxTokenLength) throw new UnauthorizedError('Invalid or expired token')
     let claims: IdTokenClaims

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { Type, type Static } from '@sinclair/typebox'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
 import type { CustomTokens } from '../../auth/custom-token.js'
 import { allow } from '../../auth/permissions.js'
 import { UnauthorizedError } from '../../errors.js'
@@ -21,7 +21,7 @@ const SignedInUser = Type.Object({
 }, { title: 'SignedInUser' })
 
 /** `POST /api/auth/token`: a one-time custom token in, an ID token (the bearer credential) out. */
-export async function tokenRoutes(app: FastifyInstance, { customTokens }: { customTokens: CustomTokens }): Promise<void> {
+export const tokenRoutes: FastifyPluginAsyncTypebox<{ customTokens: CustomTokens }> = async (app, { customTokens }) => {
   app.post('/api/auth/token', {
     config: { policy: allow.public },
     onRequest: async (_request, reply) => { reply.header('cache-control', 'no-store') },
@@ -36,7 +36,7 @@ export async function tokenRoutes(app: FastifyInstance, { customTokens }: { cust
       },
     },
   }, async (request) => {
-    const { customToken } = request.body as Static<typeof ExchangeBody>
+    const { customToken } = request.body
     const claims = await customTokens.redeem(customToken)
     const user = await app.users.byId(claims.sub)
     if (!user) throw new UnauthorizedError('User not found after SAML login')

@@ -1,10 +1,10 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { FastifyInstance } from 'fastify'
 import { allow } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import { ForbiddenError, NotFoundError } from '../../errors.js'
 import { auditNote } from '../../http/audit.js'
-import { Deleted, idParams, ifMatch, versionFrom } from '../records/schemas.js'
+import { Deleted, idParams, ifMatch, recordBody, versionFrom } from '../records/schemas.js'
 import { errorResponses } from '../responses.js'
 
 const noQuery = Type.Object({}, { additionalProperties: false })
@@ -14,7 +14,7 @@ const noQuery = Type.Object({}, { additionalProperties: false })
  * service (and so the record service's validation and reference checks) and are audited with their
  * action; a roster read is audited as a view of enrollments.
  */
-export async function enrollmentRoutes(app: FastifyInstance): Promise<void> {
+export const enrollmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { schema, enrollments } = app
   const cls = schema.class('Enrollment')!
   const record = schema.builder.classSchema(cls.name, 'record')
@@ -26,7 +26,7 @@ export async function enrollmentRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       tags, summary: 'Record an enrollment', querystring: noQuery,
       description: 'grade_points are filled in from the grade; a section must be of the same course and term.',
-      body: schema.builder.classSchema(cls.name, 'create'),
+      body: recordBody(schema.builder.classSchema(cls.name, 'create')),
       response: { 201: record, ...errorResponses(400, 401, 403, 409, 413, 503) },
     },
   }, async (request, reply) => {
@@ -41,12 +41,12 @@ export async function enrollmentRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       tags, summary: 'Change an enrollment (status, grade, section, ...)', params, headers: ifMatch, querystring: noQuery,
       description: 'Send the fields to change; null removes an optional field. With If-Match or _version the update applies only to that version (else 409).',
-      body: schema.builder.classSchema(cls.name, 'update'),
+      body: recordBody(schema.builder.classSchema(cls.name, 'update')),
       response: { 200: record, ...errorResponses(400, 401, 403, 404, 409, 413, 503) },
     },
   }, async (request, reply) => {
-    const expectVersion = versionFrom((request.headers as { 'if-match'?: string })['if-match'])
-    const updated = await enrollments.update((request.params as { id: string }).id, request.body, expectVersion === undefined ? {} : { expectVersion })
+    const expectVersion = versionFrom(request.headers['if-match'])
+    const updated = await enrollments.update(request.params.id, request.body, expectVersion === undefined ? {} : { expectVersion })
     reply.header('etag', `"${updated._version}"`)
     return updated
   })
@@ -55,7 +55,7 @@ export async function enrollmentRoutes(app: FastifyInstance): Promise<void> {
     config: { policy: allow.admin, audit: { resourceType: 'enrollment', action: 'delete', idParam: 'id' } },
     schema: { tags, summary: 'Delete an enrollment', params, querystring: noQuery, response: { 200: Deleted, ...errorResponses(400, 401, 403, 404, 503) } },
   }, async (request) => {
-    const { id } = request.params as { id: string }
+    const { id } = request.params
     await enrollments.remove(id)
     return { id, message: `${id} deleted` }
   })
@@ -68,7 +68,7 @@ export async function enrollmentRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: Type.Object({ items: Type.Array(record), total: Type.Integer() }), ...errorResponses(400, 401, 403, 404, 503) },
     },
   }, async (request) => {
-    const { id } = request.params as { id: string }
+    const { id } = request.params
     const { record: section, basis } = await app.protectedAccess.section(principalOf(request), id)
     auditNote(request).basis = basis
     if (!section) throw new NotFoundError(`${id} not found`)

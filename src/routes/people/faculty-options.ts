@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { FastifyInstance } from 'fastify'
 import { allow } from '../../auth/permissions.js'
 import { noQuery } from '../records/schemas.js'
 import { errorResponses } from '../responses.js'
@@ -9,7 +9,7 @@ const FacultyOption = Type.Object({ _id: Type.String(), label: Type.String(), ti
 const twoDays = 2 * 86400
 
 /** Every faculty member as a compact choice for pickers (advisors, instructors, committee members). */
-export async function facultyOptionRoutes(app: FastifyInstance): Promise<void> {
+export const facultyOptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const faculty = app.schema.class('Faculty')
   // A schema without faculty (a trimmed-down one, in tests of the compiler) simply has no dropdown.
   if (!faculty) return

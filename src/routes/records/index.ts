@@ -1,16 +1,18 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TObject } from '@sinclair/typebox'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { keyRoutes } from '../../auth/api-keys/service.js'
 import { allow, isPermission, permissions, type Permission } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import { RecordAccess } from '../../privacy/record-access.js'
 import { NotFoundError } from '../../errors.js'
-import { collectionsRead, listFilter, listSort, type ListParams } from '../../records/list-query.js'
+import { collectionsRead, listFilter, listSort } from '../../records/list-query.js'
 import type { ApiRecord, RecordView } from '../../records/service.js'
 import { SchemaError, type Resource } from '../../schema/index.js'
 import { where, type Filter } from '../../store/port.js'
 import { errorResponses } from '../responses.js'
 import type { DetailExtension, RecordRouteOptions } from './extensions.js'
-import { Created, Deleted, idParams, ifMatch, listQuery, noQuery, pageOf, paging, versionFrom } from './schemas.js'
+import { Created, Deleted, idParams, ifMatch, listQuery, noQuery, objectSchema, pageOf, paging, recordBody, versionFrom } from './schemas.js'
 
 /** A permission the schema names for a resource; an unknown one is a schema fault, reported as such. */
 function permission(resource: Resource, access: 'read' | 'write'): Permission {
@@ -47,21 +49,26 @@ function ignoringExtension(update: TObject, extension: DetailExtension): TObject
   return Type.Object({ ...properties, ...ignored }, options)
 }
 
-function withoutExtension(body: unknown, extension: DetailExtension | undefined): unknown {
-  if (!extension || typeof body !== 'object' || body === null) return body
-  const rest = { ...(body as Record<string, unknown>) }
+function withoutExtension(body: Readonly<Record<string, unknown>>, extension: DetailExtension | undefined): Record<string, unknown> {
+  const rest = { ...body }
+  if (!extension) return rest
   for (const name of Object.keys(extension.properties)) delete rest[name]
   return rest
 }
 
+type App = Parameters<FastifyPluginAsyncTypebox<RecordRouteOptions>>[0]
+
 /** The routes of one generic resource: list, detail, create, update, delete and its related lists. */
-function resourceRoutes(app: FastifyInstance, resource: Resource, extension: DetailExtension | undefined): void {
+function resourceRoutes(app: App, resource: Resource, extension: DetailExtension | undefined): void {
   const { schema, records } = app
   const { root, path, tag } = resource
   const readPermission = permission(resource, 'read')
   const read = allow.permission(readPermission)
-  const keyOpen = (route: 'list' | 'detail') => allow.permission(readPermission, { apiKeys: root.metadata.api_keys?.includes(route) ?? false })
-  const write = allow.permission(permission(resource, 'write'))
+  const writePermission = permission(resource, 'write')
+  const keys = keyRoutes(schema, resource)
+  const keyOpen = (route: 'list' | 'detail') => allow.permission(readPermission, { apiKeys: keys.has(route) })
+  const keyWrite = (route: 'create' | 'update') => allow.permission(writePermission, { apiKeys: keys.has(route) })
+  const write = allow.permission(writePermission)
   const record = schema.builder.resourceSchema(root, 'record')
   const params = idParams(root)
   const noun = root.name
@@ -84,7 +91,7 @@ function resourceRoutes(app: FastifyInstance, resource: Resource, extension: Det
       response: { 200: pageOf(record), ...errorResponses(400, 401, 403) },
     },
   }, async (request) => {
-    const query = request.query as ListParams
+    const { query } = request
     const filter = and(await listFilter(schema, records, resource, query), access.listFilter(principalOf(request)))
     const page = await records.viewPage(root, filter, { sort: listSort(root, query.sort), skip: query.offset, limit: query.limit })
     return { ...page, limit: query.limit, offset: query.offset }
@@ -94,21 +101,21 @@ function resourceRoutes(app: FastifyInstance, resource: Resource, extension: Det
     config: { policy: keyOpen('detail'), ...cacheRoute('detail', [resource.collection, ...(extension?.dependsOn ?? [])]) },
     schema: {
       tags: [tag], summary: `Get one ${noun}`, params, querystring: noQuery,
-      response: { 200: extension ? extended(record as TObject, extension) : record, ...errorResponses(400, 401, 403, 404) },
+      response: { 200: extension ? extended(objectSchema(record), extension) : record, ...errorResponses(400, 401, 403, 404) },
     },
   }, async (request, reply) => {
-    const found = withVersion(reply, await visible(request, (request.params as { id: string }).id))
+    const found = withVersion(reply, await visible(request, request.params.id))
     return extension ? { ...found, ...await extension.fields(found) } : found
   })
 
   app.post(path, {
-    config: { policy: write },
+    config: { policy: keyWrite('create') },
     schema: {
-      tags: [tag], summary: `Create a ${noun}`, body: schema.builder.resourceSchema(root, 'create'),
+      tags: [tag], summary: `Create a ${noun}`, body: recordBody(schema.builder.resourceSchema(root, 'create')),
       response: { 201: resource.polymorphic ? Created : record, ...errorResponses(400, 401, 403, 409, 413) },
     },
   }, async (request, reply) => {
-    const body = request.body as Record<string, unknown>
+    const { body } = request
     access.assertCanGrant(principalOf(request), body)
     const created = await records.create(resource.polymorphic ? String(body.type) : resource.classes[0]!, body)
     reply.code(201).header('location', `${path}/${encodeURIComponent(created._id)}`)
@@ -118,23 +125,23 @@ function resourceRoutes(app: FastifyInstance, resource: Resource, extension: Det
 
   app.put(`${path}/:id`, {
     // Where owners may edit their own records, any signed-in caller reaches the handler, which decides.
-    config: { policy: access.selfEditable ? allow.signedIn : write },
+    config: { policy: access.selfEditable ? allow.signedIn : keyWrite('update') },
     schema: {
       tags: [tag], summary: `Update a ${noun}`,
       description: 'Send the fields to change; null removes an optional field. With If-Match or _version the update applies only to that version (else 409).',
       params, querystring: noQuery, headers: ifMatch,
-      body: extension ? ignoringExtension(schema.builder.resourceSchema(root, 'update') as TObject, extension) : schema.builder.resourceSchema(root, 'update'),
+      body: recordBody(extension ? ignoringExtension(objectSchema(schema.builder.resourceSchema(root, 'update')), extension) : schema.builder.resourceSchema(root, 'update')),
       response: { 200: record, ...errorResponses(400, 401, 403, 404, 409, 413) },
     },
   }, async (request, reply) => {
-    const { id } = request.params as { id: string }
-    const body = withoutExtension(request.body, extension) as Record<string, unknown>
+    const { id } = request.params
+    const body = withoutExtension(request.body, extension)
     const principal = principalOf(request)
     const current = await records.get(id)
     if (!current || !((await access.canRead(principal, current)) || (await access.isOwn(principal, current)))) throw new NotFoundError(`${id} not found`)
     await access.authorizeUpdate(principal, current, body)
     access.assertCanGrant(principal, current, body)
-    const expectVersion = versionFrom((request.headers as { 'if-match'?: string })['if-match'])
+    const expectVersion = versionFrom(request.headers['if-match'])
     return withVersion(reply, await records.update(id, body, expectVersion === undefined ? {} : { expectVersion }))
   })
 
@@ -145,7 +152,7 @@ function resourceRoutes(app: FastifyInstance, resource: Resource, extension: Det
       params, querystring: noQuery, response: { 200: Deleted, ...errorResponses(400, 401, 403, 404, 409) },
     },
   }, async (request) => {
-    const { id } = request.params as { id: string }
+    const { id } = request.params
     const current = await visible(request, id)
     access.assertCanGrant(principalOf(request), current)
     await records.remove(id)
@@ -163,8 +170,8 @@ function resourceRoutes(app: FastifyInstance, resource: Resource, extension: Det
         response: { 200: pageOf(schema.builder.resourceSchema(target, 'record')), ...errorResponses(400, 401, 403, 404) },
       },
     }, async (request) => {
-      const { id } = request.params as { id: string }
-      const { limit, offset } = request.query as { limit: number; offset: number }
+      const { id } = request.params
+      const { limit, offset } = request.query
       await visible(request, id)
       const page = await records.viewPage(target, where(related.field, id), { sort: listSort(target, undefined), skip: offset, limit })
       return { ...page, limit, offset }
@@ -172,6 +179,6 @@ function resourceRoutes(app: FastifyInstance, resource: Resource, extension: Det
   }
 }
 
-export async function recordRoutes(app: FastifyInstance, options: RecordRouteOptions = {}): Promise<void> {
+export const recordRoutes: FastifyPluginAsyncTypebox<RecordRouteOptions> = async (app, options) => {
   for (const resource of app.schema.resources) resourceRoutes(app, resource, options.details?.[resource.root.name])
 }

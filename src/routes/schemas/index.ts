@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from '@sinclair/typebox'
-import type { FastifyInstance } from 'fastify'
 import { allow } from '../../auth/permissions.js'
 import { NotFoundError } from '../../errors.js'
 import { variants, type Variant } from '../../schema/typebox.js'
@@ -22,7 +22,7 @@ const Summary = Type.Object({
 })
 
 /** The class schema, for form generators: a list of types and one JSON Schema (draft-07) per type and variant. */
-export async function schemaRoutes(app: FastifyInstance): Promise<void> {
+export const schemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { model } = app.schema
   const served = new Map<string, object>()
 
@@ -47,7 +47,7 @@ export async function schemaRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: Summary, ...errorResponses(400, 401) },
     },
   }, async (request) => {
-    const summary = (request.query as { format?: string }).format === 'summary'
+    const summary = request.query.format === 'summary'
     const classes = [...model.classes.values()].map((c) => summary
       ? { name: c.name, kind: 'Class', properties: c.properties.map((p) => p.name) }
       : {
@@ -70,12 +70,12 @@ export async function schemaRoutes(app: FastifyInstance): Promise<void> {
       tags: ['Schemas'], summary: 'JSON Schema (draft-07) of one class or enum',
       description: 'References are strings with a pattern and x-reference naming the class, for a picker. Variants: record (as read), create (a POST body), update (a PUT body).',
       params: Type.Object({ entityType: Type.String({ pattern: '^[A-Z][A-Za-z0-9]{0,63}$' }) }),
-      querystring: Type.Object({ variant: Type.Optional(Type.String({ enum: [...variants] })) }, { additionalProperties: false }),
+      querystring: Type.Object({ variant: Type.Optional(Type.Unsafe<Variant>({ type: 'string', enum: [...variants] })) }, { additionalProperties: false }),
       response: { 200: Type.Object({}, { additionalProperties: true }) as TSchema, ...errorResponses(400, 401, 404) },
     },
   }, async (request) => {
-    const { entityType } = request.params as { entityType: string }
-    const variant = ((request.query as { variant?: Variant }).variant ?? 'record')
+    const { entityType } = request.params
+    const variant = request.query.variant ?? 'record'
     const schema = jsonSchema(entityType, variant)
     if (!schema) throw new NotFoundError(`no class or enum named ${entityType}`)
     return schema

@@ -1,5 +1,6 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import { allow, isPermission, type Permission } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import { BadRequestError } from '../../errors.js'
@@ -43,16 +44,15 @@ function permission(kind: SearchKind): Permission {
 }
 
 /** DESIGN 6.5: /api/search/all, /people (with role), /courses and /labs. */
-export async function searchRoutes(app: FastifyInstance): Promise<void> {
+export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { schema, searchService: search } = app
   const kinds = search.kinds
   if (!kinds.length) return
   const tags = ['Search']
   const response = { 200: SearchResults, ...errorResponses(400, 401, 403) }
 
-  async function answer(request: FastifyRequest, asked: readonly SearchKind[], types?: ReadonlySet<string>) {
+  async function answer(request: FastifyRequest, { q, limit }: { q: string; limit: number }, asked: readonly SearchKind[], types?: ReadonlySet<string>) {
     const principal = principalOf(request)
-    const { q, limit } = request.query as { q: string; limit: number }
     const text = q.trim()
     if (text.length < minQueryLength) throw new BadRequestError(`Invalid query: 'q' must have at least ${minQueryLength} characters besides spaces`)
     // Kinds the caller cannot read are left out rather than refused, so /all works for any reader.
@@ -64,7 +64,7 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/search/all', {
     config: { policy: allow.anyPermission(kinds.map(permission)) },
     schema: { tags, summary: `Search ${kinds.map((k) => paths[k.name]).join(', ')} together`, description: students, querystring: searchQuery(), response },
-  }, (request) => answer(request, kinds))
+  }, (request) => answer(request, request.query, kinds))
 
   for (const kind of kinds) {
     const roles = kind.name === 'person'
@@ -74,8 +74,8 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
       config: { policy: allow.permission(permission(kind)) },
       schema: { tags, summary: `Search ${paths[kind.name]}`, description: roles ? students : matching, querystring: searchQuery(roles), response },
     }, (request) => {
-      const role = (request.query as { role?: string }).role
-      return answer(request, [kind], role ? new Set(schema.class(role)!.concrete) : undefined)
+      const { role } = request.query
+      return answer(request, request.query, [kind], role ? new Set(schema.class(role)!.concrete) : undefined)
     })
   }
 }

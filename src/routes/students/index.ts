@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from '@sinclair/typebox'
-import type { FastifyInstance } from 'fastify'
 import { allow } from '../../auth/permissions.js'
 import { transcript, type CourseInfo, type TranscriptEnrollment } from '../../domain/transcript.js'
 import { idParams } from '../records/schemas.js'
@@ -21,7 +21,10 @@ const TranscriptCourse = Type.Object({
   repeated: Type.Boolean({ description: 'Another attempt at this course counts instead of this one' }),
 })
 
-const Transcript = Type.Object({
+/** The student's identifying fields as stored, then the transcript as the domain computes it. */
+type TranscriptAnswer = { readonly student: Readonly<Record<'_id' | 'type' | 'first_name' | 'last_name', unknown>> } & ReturnType<typeof transcript>
+
+const Transcript = Type.Unsafe<TranscriptAnswer>(Type.Object({
   student: Type.Object({ _id: Type.String(), type: Type.String(), first_name: Type.String(), last_name: Type.String() }),
   terms: Type.Array(Type.Object({
     term: Type.String(),
@@ -35,13 +38,13 @@ const Transcript = Type.Object({
     credits_earned: Type.Number(),
     gpa: Nullable(Type.Number()),
   }),
-}, { title: 'Transcript' })
+}, { title: 'Transcript' }))
 
 const noQuery = Type.Object({}, { additionalProperties: false })
 const described = 'Only the student, their advisors and admins (else 403); every call is audited.'
 
 /** The protected student endpoints (DESIGN 6.1). The access rule is the handler's; the audit is declared. */
-export async function studentRoutes(app: FastifyInstance): Promise<void> {
+export const studentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const params = idParams(app.schema.class('Student')!)
   const enrollment = app.schema.builder.classSchema('Enrollment', 'record')
   const tags = ['Student records']
@@ -53,7 +56,7 @@ export async function studentRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: Type.Object({ items: Type.Array(enrollment), total: Type.Integer() }), ...errorResponses(400, 401, 403, 404, 503) },
     },
   }, async (request) => {
-    const student = await openStudent(request, (request.params as { id: string }).id)
+    const student = await openStudent(request, request.params.id)
     const items = await app.enrollments.ofStudent(student._id)
     return { items, total: items.length }
   })
@@ -65,7 +68,7 @@ export async function studentRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: Transcript, ...errorResponses(400, 401, 403, 404, 503) },
     },
   }, async (request) => {
-    const student = await openStudent(request, (request.params as { id: string }).id)
+    const student = await openStudent(request, request.params.id)
     const enrollments = await app.enrollments.ofStudent(student._id)
     const courses = await app.enrollments.coursesOf(enrollments)
     return {

@@ -1,11 +1,13 @@
-import { Type, type TObject } from '@sinclair/typebox'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import type { FastifyRequest } from 'fastify'
 import { allow } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../errors.js'
+import type { PlanWithWarnings } from '../../degrees/plans.js'
 import type { ApiRecord } from '../../records/service.js'
 import { idPattern } from '../../schema/typebox.js'
-import { Deleted, idParams, ifMatch, noQuery, versionFrom } from '../records/schemas.js'
+import { Deleted, idParams, ifMatch, noQuery, objectSchema, recordBody, versionFrom } from '../records/schemas.js'
 import { errorResponses } from '../responses.js'
 import { openStudent, studentDenial } from './access.js'
 
@@ -20,11 +22,12 @@ const Warning = Type.Object({
 const described = 'Only the student, their advisors and admins (else 403). Plan answers carry `warnings`; see docs/degree-audit.md.'
 
 /** Student plans (DESIGN 6.2): the same access rule as the student endpoints, not audited. */
-export async function planRoutes(app: FastifyInstance): Promise<void> {
+export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { schema, plans } = app
-  const record = schema.builder.classSchema(plans.cls.name, 'record') as TObject
+  const record = objectSchema(schema.builder.classSchema(plans.cls.name, 'record'))
   const { properties, type: _type, ...options } = record
-  const Plan = Type.Object({ ...properties, warnings: Type.Array(Warning, { description: 'What the plan gets wrong; empty when nothing' }) }, options)
+  // Typed as the plan service returns it (read-only warnings); serialized by this schema.
+  const Plan = Type.Unsafe<PlanWithWarnings>(Type.Object({ ...properties, warnings: Type.Array(Warning, { description: 'What the plan gets wrong; empty when nothing' }) }, options))
   // One parameter name for both kinds of id: the router keeps a single parameter at each position of a
   // path, so /:studentId beside /:planId would be one route parameter with two names.
   const studentParams = Type.Object({ id: { ...idParams(schema.class('Student')!).properties.id, description: 'The student (GET: the student whose plans are listed)' } })
@@ -34,8 +37,7 @@ export async function planRoutes(app: FastifyInstance): Promise<void> {
   const tags = ['Student planning']
 
   /** The plan and its student, once the caller may see the student's records; a missing plan is a 404. */
-  async function openPlan(request: FastifyRequest): Promise<{ plan: ApiRecord; student: ApiRecord }> {
-    const { id } = request.params as { id: string }
+  async function openPlan(request: FastifyRequest, id: string): Promise<{ plan: ApiRecord; student: ApiRecord }> {
     const plan = await plans.get(id)
     if (!plan) throw new NotFoundError(`${id} not found`)
     return { plan, student: await openStudent(request, String(plan.student)) }
@@ -45,11 +47,11 @@ export async function planRoutes(app: FastifyInstance): Promise<void> {
     config: { policy: allow.signedIn },
     schema: {
       tags, summary: 'Create a plan for a student', description: described, querystring: noQuery,
-      body: schema.builder.classSchema(plans.cls.name, 'create'),
+      body: recordBody(schema.builder.classSchema(plans.cls.name, 'create')),
       response: { 201: Plan, ...errorResponses(400, 401, 403, 409, 413) },
     },
   }, async (request, reply) => {
-    const body = request.body as Record<string, unknown>
+    const { body } = request
     const id = String(body.student)
     const { record: student, basis } = await app.protectedAccess.student(principalOf(request), id)
     if (basis === 'none') throw new ForbiddenError(studentDenial)
@@ -66,7 +68,7 @@ export async function planRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: Type.Object({ items: Type.Array(Plan) }), ...errorResponses(400, 401, 403, 404) },
     },
   }, async (request) => {
-    const student = await openStudent(request, (request.params as { id: string }).id)
+    const student = await openStudent(request, request.params.id)
     return { items: await plans.ofStudent(student) }
   })
 
@@ -75,13 +77,13 @@ export async function planRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       tags, summary: 'Change a plan', params: planParams, headers: ifMatch, querystring: noQuery,
       description: `${described} Send the fields to change; planned_courses is replaced whole. A plan cannot move to another student.`,
-      body: schema.builder.classSchema(plans.cls.name, 'update'),
+      body: recordBody(schema.builder.classSchema(plans.cls.name, 'update')),
       response: { 200: Plan, ...errorResponses(400, 401, 403, 404, 409, 413) },
     },
   }, async (request, reply) => {
-    const { plan, student } = await openPlan(request)
-    const expectVersion = versionFrom((request.headers as { 'if-match'?: string })['if-match'])
-    const updated = await plans.update(student, plan, request.body as Record<string, unknown>, expectVersion === undefined ? {} : { expectVersion })
+    const { plan, student } = await openPlan(request, request.params.id)
+    const expectVersion = versionFrom(request.headers['if-match'])
+    const updated = await plans.update(student, plan, request.body, expectVersion === undefined ? {} : { expectVersion })
     reply.header('etag', `"${updated._version}"`)
     return updated
   })
@@ -93,7 +95,7 @@ export async function planRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: Deleted, ...errorResponses(400, 401, 403, 404) },
     },
   }, async (request) => {
-    const { plan } = await openPlan(request)
+    const { plan } = await openPlan(request, request.params.id)
     await plans.remove(plan)
     return { id: plan._id, message: `${plan._id} deleted` }
   })

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox'
+import type { ProgressAnswer } from '../../degrees/progress.js'
 
 const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()])
 const Fraction = (description: string) => Type.Number({ minimum: 0, maximum: 1, description })
@@ -63,7 +64,8 @@ const audit = {
   explanation: Explanation,
 }
 
-export const DegreeProgress = Type.Object({
+/** The answer as DegreeProgress.of builds it (read-only lists), serialized by this schema. */
+export const DegreeProgress = Type.Unsafe<ProgressAnswer>(Type.Object({
   student: Type.Object({ _id: Type.String(), type: Type.String(), first_name: Type.String(), last_name: Type.String() }),
   degree: Type.Object({ _id: Type.String(), name: Type.String(), degree_type: Type.String() }),
   degree_source: Type.String({ enum: ['declared_major', 'program', 'requested'], description: 'requested: a what-if audit (degree=)' }),
@@ -73,4 +75,4 @@ export const DegreeProgress = Type.Object({
     plan: Type.Object({ _id: Type.String(), plan_name: Type.String() }),
     ...audit,
   }, { description: 'With plan=: the whole audit with the plan\'s courses counted as passed' })),
-}, { title: 'DegreeProgress' })
+}, { title: 'DegreeProgress' }))

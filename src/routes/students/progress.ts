@@ -1,5 +1,6 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import { allow } from '../../auth/permissions.js'
 import type { ProgressQuery } from '../../degrees/progress.js'
 import { idPattern } from '../../schema/typebox.js'
@@ -20,22 +21,19 @@ const description = [
 ].join(' ')
 
 /** Degree progress (DESIGN 6.2), at the student path of 6.1 and at the spec's /api/student-progress. */
-export async function progressRoutes(app: FastifyInstance): Promise<void> {
+export const progressRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const studentId = idParams(app.schema.class('Student')!).properties.id
   const tags = ['Student records']
   const response = { 200: DegreeProgress, ...errorResponses(400, 401, 403, 404, 503) }
-  const handler = (param: string) => async (request: FastifyRequest) => {
-    const student = await openStudent(request, (request.params as Record<string, string>)[param]!)
-    return app.progress.of(student, request.query as ProgressQuery)
-  }
+  const progress = async (request: FastifyRequest, id: string, query: ProgressQuery) => app.progress.of(await openStudent(request, id), query)
 
   app.get('/api/students/:id/degree-progress', {
     config: { policy: allow.signedIn, audit: { resourceType: 'degree-progress', action: 'view', idParam: 'id' } },
     schema: { tags, summary: "A student's progress through their degree", description, params: Type.Object({ id: studentId }), querystring: query, response },
-  }, handler('id'))
+  }, (request) => progress(request, request.params.id, request.query))
 
   app.get('/api/student-progress/:studentId', {
     config: { policy: allow.signedIn, audit: { resourceType: 'degree-progress', action: 'view', idParam: 'studentId' } },
     schema: { tags, summary: "A student's progress through their degree (same as /api/students/:id/degree-progress)", description, params: Type.Object({ studentId }), querystring: query, response },
-  }, handler('studentId'))
+  }, (request) => progress(request, request.params.studentId, request.query))
 }
