@@ -26,6 +26,8 @@ export interface UsageEntry {
  * written once a second, one entry per key, address, method and route with its count and first and last
  * time: a key read thousands of times a second then costs a map update per request and a few writes a
  * second, not a store write per request. lastUsedAt is written at most once a minute per key.
+ * The buffer is a write-behind log, not a cache: nothing is ever read from it and it decides no access
+ * (test/auth/api-keys.test.ts reads the flushed uses back through the usage route).
  */
 /** An entry while it is gathered: times as epoch milliseconds, written out as ISO text at the flush. */
 interface Gathered {
