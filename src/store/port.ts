@@ -95,6 +95,7 @@ export interface Collection<T extends Doc = Doc> {
    * writers holding the same version exactly one succeeds.
    */
   updateOne(filter: Filter, update: Update): Promise<T | null>
+  /** Returns how many documents matched, counting those the update left as they were. */
   updateMany(filter: Filter, update: Update): Promise<number>
   /** Inserts the document when no document matches the filter, else applies `$set` of its fields. */
   upsertOne(filter: Filter, doc: T): Promise<void>

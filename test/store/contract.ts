@@ -1,5 +1,6 @@
 import type { Test } from 'tap'
 import { DuplicateKeyError, type Collection, type Doc, type Filter, type Store } from '../../src/store/port.js'
+import { allIds, filterCases, items, type Item } from './filter-cases.js'
 
 interface Row extends Doc {
   name: string
@@ -29,7 +30,7 @@ export function storeContract(t: Test, open: (t: Test) => Promise<Store>): void 
     return collection
   }
 
-  async function ids(collection: Collection<Row>, filter: Filter): Promise<string[]> {
+  async function ids(collection: Collection<Doc>, filter: Filter): Promise<string[]> {
     return (await collection.find(filter, { sort: [['_id', 1]] })).map((row) => row._id)
   }
 
@@ -87,39 +88,99 @@ export function storeContract(t: Test, open: (t: Test) => Promise<Store>): void 
     t.ok(all.every((row) => Object.isFrozen(row)), 'every document is frozen')
   })
 
-  t.test('filters', async (t) => {
+  t.test('every filter form finds the same documents for find, count, updateMany and deleteMany', async (t) => {
+    const store = await open(t)
+    const seed = async (name: string) => {
+      const collection = store.collection<Item>(name)
+      await collection.insertMany(items)
+      return collection
+    }
+    const plain = await seed('filters')
+    // Equality and $in can be answered from an index; the answer must not change when one exists.
+    const indexedFields = ['name', 'n', 'active', 'tags', 'scores', 'code', 'address.city', 'parts.code', 'parts.qty']
+    await store.ensureIndexes('filtersIndexed', indexedFields.map((field) => ({ fields: [field] })))
+    const indexed = await seed('filtersIndexed')
+    for (const [i, { name, filter, ids: expected }] of filterCases.entries()) {
+      await t.test(name, async (t) => {
+        t.same(await ids(plain, filter), expected, 'find')
+        t.same(await ids(indexed, filter), expected, 'find on indexed fields')
+        t.equal(await plain.count(filter), expected.length, 'count')
+        t.equal(await indexed.count(filter), expected.length, 'count on indexed fields')
+
+        const updated = await seed(`updated${i}`)
+        t.equal(await updated.updateMany(filter, { $set: { hit: true } }), expected.length, 'updateMany counts the matches')
+        t.same(await ids(updated, { hit: true }), expected, 'updateMany changed exactly the matches')
+        const one = await updated.updateOne(filter, { $set: { once: true } })
+        if (expected.length) t.ok(one && expected.includes(one._id) && one.once === true, 'updateOne changed a match')
+        else t.equal(one, null, 'updateOne found nothing')
+        t.equal(await updated.count({ once: true }), Math.min(1, expected.length), 'updateOne changed at most one')
+
+        const deleted = await seed(`deleted${i}`)
+        t.equal(await deleted.deleteMany(filter), expected.length, 'deleteMany counts the matches')
+        t.same(await ids(deleted, {}), allIds.filter((id) => !expected.includes(id)), 'deleteMany removed exactly the matches')
+        const deletedOne = await seed(`deletedOne${i}`)
+        t.equal(await deletedOne.deleteOne(filter), Math.min(1, expected.length), 'deleteOne removes at most one')
+        const left = await ids(deletedOne, {})
+        t.ok(allIds.filter((id) => !left.includes(id)).every((id) => expected.includes(id)), 'deleteOne removed a match')
+      })
+    }
+  })
+
+  t.test('an indexed field follows writes', async (t) => {
+    const store = await open(t)
+    await store.ensureIndexes('indexed', [{ fields: ['code'] }, { fields: ['tags'] }, { fields: ['parts.code'] }])
+    const c = store.collection<Item>('indexed')
+    await c.insertMany(items)
+    t.same(await ids(c, { code: 'CS 101' }), ['I/1'])
+    await c.updateOne({ _id: 'I/1' }, { $set: { code: 'CS 999' } })
+    t.same(await ids(c, { code: 'CS 101' }), [], 'an update takes the old value away')
+    t.same(await ids(c, { code: { $in: ['CS 999', 'CS 201'] } }), ['I/1', 'I/2'], 'and gives the new one')
+    await c.updateMany({ tags: 'y' }, { $push: { tags: 'w' } })
+    t.same(await ids(c, { tags: 'w' }), ['I/1', 'I/2'], 'an element pushed onto an array')
+    t.same(await ids(c, { tags: 'x' }), ['I/1'], 'the elements already there')
+    await c.deleteMany({ 'parts.code': 'P2' })
+    t.same(await ids(c, { 'parts.code': { $in: ['P1', 'P2'] } }), ['I/1'], 'a delete')
+    await c.insertOne({ _id: 'I/6', name: 'zeta', parts: [{ code: 'P2' }] })
+    t.same(await ids(c, { 'parts.code': 'P2' }), ['I/6'], 'an insert')
+    await c.upsertOne({ code: 'CS 999' }, { _id: 'I/7', name: 'Alpha', code: 'CS 101' })
+    t.same(await ids(c, { code: 'CS 101' }), ['I/1'], 'an upsert that updates')
+    t.same(await ids(c, { code: 'CS 999' }), [])
+  })
+
+  t.test('updateMany counts every match, changed or not', async (t) => {
     const c = await seeded(t)
-    t.same(await ids(c, { name: 'bob' }), ['Row/b'], 'equality')
-    t.same(await ids(c, { tags: 'y' }), ['Row/a', 'Row/b'], 'equality on an array matches any element')
-    t.same(await ids(c, { tags: { $in: ['x', 'z'] } }), ['Row/a', 'Row/e'], '$in on an array field')
-    t.same(await ids(c, { n: { $in: [1, 4, 99] } }), ['Row/a', 'Row/d'], '$in on a scalar field')
-    t.same(await ids(c, { tags: { $nin: ['y'] } }), ['Row/c', 'Row/d', 'Row/e'], '$nin excludes arrays holding the value')
-    t.same(await ids(c, { tags: { $ne: 'y' } }), ['Row/c', 'Row/d', 'Row/e'], '$ne on an array means no element equals it')
-    t.same(await ids(c, { n: { $ne: 2 } }), ['Row/a', 'Row/c', 'Row/d', 'Row/e'], '$ne matches missing fields')
-    t.same(await ids(c, { name: { $eq: 'Eve' } }), ['Row/e'], '$eq')
-    t.same(await ids(c, { n: { $gt: 1, $lte: 3 } }), ['Row/b', 'Row/c'], 'numeric range')
-    t.same(await ids(c, { code: { $gte: 'CS', $lt: 'CT' } }), ['Row/a', 'Row/b', 'Row/d'], 'string range')
-    t.same(await ids(c, { n: { $exists: false } }), ['Row/e'], '$exists false')
-    t.same(await ids(c, { tags: { $exists: true } }), ['Row/a', 'Row/b', 'Row/c', 'Row/e'], 'an empty array exists')
-    t.same(await ids(c, { code: { $prefix: 'CS ' } }), ['Row/a', 'Row/b'], 'prefix')
-    t.same(await ids(c, { name: { $prefix: 'a' } }), [], 'prefix is case-sensitive')
-    t.same(await ids(c, { name: { $iprefix: 'a' } }), ['Row/a'], 'case-insensitive prefix')
-    t.same(await ids(c, { name: { $iprefix: 'CAR' } }), ['Row/c'])
-    t.same(await ids(c, { code: { $prefix: 'C.' } }), ['Row/e'], 'prefix metacharacters are literal')
-    t.same(await ids(c, { code: { $iprefix: '.*' } }), [], 'a regular expression in a prefix matches nothing')
-    t.same(await ids(c, { tags: { $prefix: 'z' } }), ['Row/e'], 'prefix on an array matches any element')
-    t.same(await ids(c, { $or: [{ name: 'bob' }, { n: { $gte: 4 } }] }), ['Row/b', 'Row/d'], '$or')
-    t.same(await ids(c, { $and: [{ n: { $gte: 2 } }, { $or: [{ tags: 'y' }, { name: 'dave' }] }] }), ['Row/b', 'Row/d'], 'nested $and/$or')
-    t.same(await ids(c, { code: { $prefix: 'CS' }, n: { $lt: 4 } }), ['Row/a', 'Row/b'], 'conditions on several fields all apply')
+    t.equal(await c.updateMany({ tags: 'y' }, { $set: { name: 'bob' } }), 2, 'Row/b already had the name')
+    t.same(await ids(c, { name: 'bob' }), ['Row/a', 'Row/b'])
   })
 
   t.test('operators outside the shared subset are refused', async (t) => {
     const c = await seeded(t)
-    const sneaky = [{ $where: 'sleep(100)' }, { name: { $regex: '.*' } }, { name: { $gt: { $ne: 1 } } }, { $nor: [{ name: 'x' }] }, { name: { $in: 'bob' } }]
-    for (const filter of sneaky) {
-      await t.rejects(c.find(filter as unknown as Filter), TypeError, JSON.stringify(filter))
+    /** A refusal is a rejected promise, never a throw before the promise is returned. */
+    async function refuses(what: string, call: () => Promise<unknown>): Promise<void> {
+      let pending: Promise<unknown> | undefined
+      t.doesNotThrow(() => { pending = call() }, `${what} returns a promise`)
+      if (pending) await t.rejects(pending, TypeError, what)
     }
-    await t.rejects(c.updateOne({ _id: 'Row/a' }, { $rename: { name: 'x' } } as never), TypeError)
+    const sneaky = [{ $where: 'sleep(100)' }, { name: { $regex: '.*' } }, { name: { $gt: { $ne: 1 } } }, { $nor: [{ name: 'x' }] }, { name: { $in: 'bob' } }]
+    for (const bad of sneaky) {
+      const filter = bad as unknown as Filter
+      const label = JSON.stringify(bad)
+      await refuses(`find ${label}`, () => c.find(filter))
+      await refuses(`findOne ${label}`, () => c.findOne(filter))
+      await refuses(`view ${label}`, () => c.view(filter))
+      await refuses(`count ${label}`, () => c.count(filter))
+      await refuses(`updateOne ${label}`, () => c.updateOne(filter, { $set: { name: 'x' } }))
+      await refuses(`updateMany ${label}`, () => c.updateMany(filter, { $set: { name: 'x' } }))
+      await refuses(`upsertOne ${label}`, () => c.upsertOne(filter, { _id: 'Row/new', name: 'x' }))
+      await refuses(`deleteOne ${label}`, () => c.deleteOne(filter))
+      await refuses(`deleteMany ${label}`, () => c.deleteMany(filter))
+    }
+    for (const update of [{ $rename: { name: 'x' } }, { $set: { _id: 'Row/x' } }, { $set: { $where: 'x' } }]) {
+      const label = JSON.stringify(update)
+      await refuses(`updateOne ${label}`, () => c.updateOne({ _id: 'Row/a' }, update as never))
+      await refuses(`updateMany ${label}`, () => c.updateMany({}, update as never))
+    }
+    t.same(await c.find({}, { sort: [['_id', 1]] }), rows, 'nothing was changed')
   })
 
   t.test('sort, skip, limit, count, omit', async (t) => {

@@ -81,19 +81,27 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     return this.run(() => this.raw.countDocuments(translateFilter(filter)))
   }
 
+  // Every check of the filter and update runs inside `run`, so that a refusal rejects the promise as
+  // the embedded store's does, instead of throwing before a promise exists.
   updateOne(filter: Filter, update: Update): Promise<T | null> {
-    assertUpdate(update)
-    return this.run(() => this.raw.findOneAndUpdate(translateFilter(filter), update as Document, { returnDocument: 'after' }) as unknown as Promise<T | null>)
+    return this.run(() => {
+      assertUpdate(update)
+      return this.raw.findOneAndUpdate(translateFilter(filter), update as Document, { returnDocument: 'after' }) as unknown as Promise<T | null>
+    })
   }
 
+  /** Counts the documents matched, as the embedded store does, including those the update left as they were. */
   updateMany(filter: Filter, update: Update): Promise<number> {
-    assertUpdate(update)
-    return this.run(async () => (await this.raw.updateMany(translateFilter(filter), update as Document)).modifiedCount)
+    return this.run(async () => {
+      assertUpdate(update)
+      return (await this.raw.updateMany(translateFilter(filter), update as Document)).matchedCount
+    })
   }
 
   upsertOne(filter: Filter, doc: T): Promise<void> {
     const { _id, ...fields } = doc
     return this.run(async () => {
+      assertUpdate({ $set: fields })
       await this.raw.updateOne(translateFilter(filter), { $set: fields, $setOnInsert: { _id } }, { upsert: true })
     })
   }

@@ -2,8 +2,8 @@ import type { Datastore } from './datastore.js'
 import { assertUpdate } from '../filter-check.js'
 import { frozen } from '../freeze.js'
 import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type Frozen, type IndexSpec, type SortSpec, type Update } from '../port.js'
-import { always, compile, copyOf, indexable, sortDocs } from './query.js'
-import { translateFilter } from './translate.js'
+import { Documents } from './documents.js'
+import { always, compile, copyOf, sortDocs } from './query.js'
 
 interface UniqueViolation { errorType: 'uniqueViolated' }
 
@@ -11,78 +11,80 @@ function isUniqueViolation(error: unknown): error is UniqueViolation {
   return typeof error === 'object' && error !== null && (error as UniqueViolation).errorType === 'uniqueViolated'
 }
 
-/** nedb's per-field indexes, which answer equality and membership without a scan. */
-interface Indexes<T> {
-  readonly indexes: Record<string, { getMatching(values: unknown): T[] }>
+/**
+ * nedb's query for documents already chosen by our filter engine. A set membership test keeps a large
+ * batch linear, where nedb's `$in` compares each document with every id.
+ */
+function byIds(ids: ReadonlySet<string>): Record<string, unknown> {
+  return { $where(this: Doc) { return ids.has(this._id) } }
 }
 
 /**
- * What reads reuse between writes: every document (nedb rebuilds that list from its _id tree on each
- * call) and, per sort asked for, every document in that order. Dropped by each write once it settles.
+ * A collection of the embedded store. Every filter, for reads and for writes alike, is evaluated by the
+ * compiled predicate of query.ts over the in-memory `Documents`; nedb is asked only to change or remove
+ * documents by `_id`, to append to the file and to enforce unique indexes.
+ *
+ * Writes run one at a time per collection, each choosing its targets and having nedb apply the change
+ * before the next starts, so that a compare-and-set on `_id` and `_version` is exact.
  */
-interface Snapshot<T> {
-  readonly all: T[]
-  readonly sorted: Map<string, T[]>
-}
-
 export class NedbCollection<T extends Doc> implements Collection<T> {
   private readonly uniqueIndexes: IndexSpec[] = []
-  private snapshot: Snapshot<T> | null = null
+  private readonly docs = new Documents<T>()
+  /** Resolves once nedb has read its file and `docs` holds what it read. */
+  private readonly ready: Promise<void>
+  private queue: Promise<unknown> = Promise.resolve()
 
-  /**
-   * `loaded` resolves once nedb has read its file: reads bypass nedb's queue, so they wait for it here.
-   * `wrote` is told after every write has settled, when its effect (if any) is visible to reads.
-   */
-  constructor(readonly name: string, readonly db: Datastore<T>, private readonly loaded: Promise<void>, private readonly wrote: () => void = () => {}) {}
-
-  private async writing<R>(write: () => Promise<R>): Promise<R> {
-    try {
-      return await write()
-    } finally {
-      this.snapshot = null
-      this.wrote()
-    }
+  /** `wrote` is told after every write has settled, when its effect (if any) is visible to reads. */
+  constructor(readonly name: string, readonly db: Datastore<T>, loaded: Promise<void>, private readonly wrote: () => void = () => {}) {
+    this.ready = loaded.then(() => this.docs.reset(this.db.getAllData()))
+    // A file that cannot be read fails the store's open, which awaits `loaded`; every operation here
+    // still awaits `ready` and fails with it.
+    this.ready.catch(() => {})
   }
 
-  private current(): Snapshot<T> {
-    return (this.snapshot ??= { all: this.db.getAllData(), sorted: new Map() })
+  private serially<R>(task: () => Promise<R>): Promise<R> {
+    const run = this.queue.then(async () => {
+      await this.ready
+      return await task()
+    })
+    this.queue = run.catch(() => {})
+    return run
   }
 
-  private sortedAll(sort: SortSpec): T[] {
-    const snapshot = this.current()
-    const key = JSON.stringify(sort)
-    let sorted = snapshot.sorted.get(key)
-    if (!sorted) snapshot.sorted.set(key, (sorted = sortDocs(snapshot.all, sort)))
-    return sorted
-  }
-
-  /** The documents a filter can match, from an index when a top-level condition allows it, else null. */
-  private fromIndex(filter: Filter): T[] | null {
-    const { indexes } = this.db as unknown as Indexes<T>
-    const usable = indexable(filter).find(({ field }) => indexes[field])
-    return usable ? indexes[usable.field]!.getMatching(usable.values) : null
+  private writing<R>(write: () => Promise<R>): Promise<R> {
+    return this.serially(async () => {
+      try {
+        return await write()
+      } finally {
+        this.wrote()
+      }
+    })
   }
 
   /**
-   * Matches in the order asked for. Without an index to narrow the search, the collection's standing
-   * sorted snapshot is filtered, which leaves nothing to sort; a few index matches are sorted as they are.
+   * Matches in the order asked for. Without `_id` or an index to narrow the search, the collection's
+   * standing sorted snapshot is filtered, which leaves nothing to sort; a few narrowed matches are sorted
+   * as they are.
    */
   private matching(filter: Filter, sort?: SortSpec): readonly T[] {
     const predicate = compile(filter)
-    const narrowed = this.fromIndex(filter)
+    const narrowed = this.docs.narrow(filter)
     if (narrowed) {
       const found = narrowed.filter(predicate)
       return sort?.length ? sortDocs(found, sort) : found
     }
-    const all = sort?.length ? this.sortedAll(sort) : this.current().all
+    const all = sort?.length ? this.docs.sorted(sort) : this.docs.all()
     return predicate === always ? all : all.filter(predicate)
   }
 
   async ensureIndex(index: IndexSpec): Promise<void> {
-    const fieldName = index.fields.length === 1 ? index.fields[0]! : [...index.fields]
-    await this.db.ensureIndexAsync({ fieldName, unique: index.unique ?? false, sparse: index.sparse ?? false })
-    const known = this.uniqueIndexes.some((u) => u.fields.join() === index.fields.join())
-    if (index.unique && !known) this.uniqueIndexes.push(index)
+    await this.serially(async () => {
+      const fieldName = index.fields.length === 1 ? index.fields[0]! : [...index.fields]
+      await this.db.ensureIndexAsync({ fieldName, unique: index.unique ?? false, sparse: index.sparse ?? false })
+      if (index.fields.length === 1) this.docs.addIndex(index.fields[0]!)
+      const known = this.uniqueIndexes.some((u) => u.fields.join() === index.fields.join())
+      if (index.unique && !known) this.uniqueIndexes.push(index)
+    })
   }
 
   /**
@@ -90,56 +92,72 @@ export class NedbCollection<T extends Doc> implements Collection<T> {
    * update keeps its document's `_id`, so only an insert can collide on it.
    */
   private duplicate(doc: Doc, inserting = true): DuplicateKeyError {
-    if (inserting && this.current().all.some((existing) => existing._id === doc._id)) return new DuplicateKeyError(this.name, ['_id'])
+    if (inserting && this.docs.get(doc._id)) return new DuplicateKeyError(this.name, ['_id'])
     for (const index of this.uniqueIndexes) {
-      const taken = this.db.getAllData().some((existing) =>
+      const taken = this.docs.all().some((existing) =>
         existing._id !== doc._id && index.fields.every((field) => doc[field] !== undefined && existing[field] === doc[field]))
       if (taken) return new DuplicateKeyError(this.name, index.fields)
     }
     return new DuplicateKeyError(this.name, [])
   }
 
-  async insertOne(doc: T): Promise<void> {
+  /** Inside the queue: inserts one document. */
+  private async insert(doc: T): Promise<void> {
     try {
-      await this.writing(() => this.db.insertAsync(doc))
+      this.docs.put(await this.db.insertAsync(doc) as T)
     } catch (error) {
       if (isUniqueViolation(error)) throw this.duplicate(doc)
       throw error
     }
   }
 
-  async insertMany(docs: readonly T[]): Promise<void> {
-    if (!docs.length) return
+  /** Inside the queue: updates one document chosen by the filter engine, and gives nedb's new version. */
+  private async update(target: T, update: Update): Promise<T | null> {
     try {
-      await this.writing(() => this.db.insertAsync([...docs]))
+      const { affectedDocuments } = await this.db.updateAsync({ _id: target._id }, update, { multi: false, returnUpdatedDocs: true })
+      const stored = affectedDocuments as T | null | undefined
+      if (stored) this.docs.put(stored)
+      return stored ?? null
     } catch (error) {
-      if (isUniqueViolation(error)) throw new DuplicateKeyError(this.name, [])
+      if (isUniqueViolation(error)) throw this.duplicate({ ...target, ...update.$set } as Doc, false)
       throw error
     }
   }
 
-  private stored(id: string): T | undefined {
-    return (this.db as unknown as Indexes<T>).indexes._id!.getMatching(id)[0]
+  insertOne(doc: T): Promise<void> {
+    return this.writing(() => this.insert(doc))
+  }
+
+  async insertMany(docs: readonly T[]): Promise<void> {
+    if (!docs.length) return
+    await this.writing(async () => {
+      try {
+        for (const stored of await this.db.insertAsync([...docs])) this.docs.put(stored as T)
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new DuplicateKeyError(this.name, [])
+        throw error
+      }
+    })
   }
 
   async findById(id: string, options?: Pick<FindOptions, 'omit'>): Promise<T | null> {
     if (typeof id !== 'string') return this.findOne({ _id: id }, options)
-    await this.loaded
-    const doc = this.stored(id)
+    await this.ready
+    const doc = this.docs.get(id)
     return doc ? copyOf(doc, options?.omit) : null
   }
 
-  // nedb never changes a stored document in place (an update stores a changed copy), so the stored
-  // document itself, frozen, is a snapshot no later write can alter.
+  // No stored document is changed in place (a write stores nedb's new copy), so the stored document
+  // itself, frozen, is a snapshot no later write can alter.
   async viewById(id: string): Promise<Frozen<T> | null> {
     if (typeof id !== 'string') return null
-    await this.loaded
-    const doc = this.stored(id)
+    await this.ready
+    const doc = this.docs.get(id)
     return doc ? frozen(doc) : null
   }
 
   async view(filter: Filter, options: Omit<FindOptions, 'omit'> = {}): Promise<readonly Frozen<T>[]> {
-    await this.loaded
+    await this.ready
     return this.page(filter, options).map(frozen)
   }
 
@@ -155,54 +173,64 @@ export class NedbCollection<T extends Doc> implements Collection<T> {
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    await this.loaded
+    await this.ready
     return this.page(filter, options).map((doc) => copyOf(doc, options.omit))
   }
 
   async count(filter: Filter): Promise<number> {
-    await this.loaded
+    await this.ready
     return this.matching(filter).length
   }
 
   async updateOne(filter: Filter, update: Update): Promise<T | null> {
     assertUpdate(update)
-    try {
-      const { affectedDocuments } = await this.writing(() => this.db.updateAsync(translateFilter(filter), update, { multi: false, returnUpdatedDocs: true }))
-      return (affectedDocuments as T | null) ?? null
-    } catch (error) {
-      if (isUniqueViolation(error)) {
-        const current = await this.findOne(filter)
-        throw this.duplicate({ ...current, ...update.$set } as Doc, false)
-      }
-      throw error
-    }
+    return await this.writing(async () => {
+      const [target] = this.matching(filter)
+      const stored = target ? await this.update(target, update) : null
+      return stored && copyOf(stored)
+    })
   }
 
   async updateMany(filter: Filter, update: Update): Promise<number> {
     assertUpdate(update)
-    const { numAffected } = await this.writing(() => this.db.updateAsync(translateFilter(filter), update, { multi: true }))
-    return numAffected
+    return await this.writing(async () => {
+      const ids = new Set(this.matching(filter).map((doc) => doc._id))
+      if (!ids.size) return 0
+      const { affectedDocuments } = await this.db.updateAsync(byIds(ids), update, { multi: true, returnUpdatedDocs: true })
+      const stored = (affectedDocuments ?? []) as T[]
+      for (const doc of stored) this.docs.put(doc)
+      return stored.length
+    })
   }
 
+  /** Chooses between update and insert inside one turn of the queue, so concurrent upserts of a key make one document. */
   async upsertOne(filter: Filter, doc: T): Promise<void> {
     const { _id, ...fields } = doc
-    for (let attempt = 0; ; attempt++) {
-      if (await this.updateOne(filter, { $set: fields })) return
-      try {
-        await this.insertOne(doc)
-        return
-      } catch (error) {
-        // A concurrent upsert inserted first: apply ours as an update on the next pass.
-        if (!(error instanceof DuplicateKeyError) || attempt > 0) throw error
-      }
-    }
+    assertUpdate({ $set: fields })
+    await this.writing(async () => {
+      const [target] = this.matching(filter)
+      if (target) await this.update(target, { $set: fields })
+      else await this.insert(doc)
+    })
   }
 
   async deleteOne(filter: Filter): Promise<number> {
-    return await this.writing(() => this.db.removeAsync(translateFilter(filter), { multi: false }))
+    return await this.writing(async () => {
+      const [target] = this.matching(filter)
+      if (!target) return 0
+      const removed = await this.db.removeAsync({ _id: target._id }, { multi: false })
+      this.docs.remove(target._id)
+      return removed
+    })
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    return await this.writing(() => this.db.removeAsync(translateFilter(filter), { multi: true }))
+    return await this.writing(async () => {
+      const ids = new Set(this.matching(filter).map((doc) => doc._id))
+      if (!ids.size) return 0
+      const removed = await this.db.removeAsync(byIds(ids), { multi: true })
+      for (const id of ids) this.docs.remove(id)
+      return removed
+    })
   }
 }

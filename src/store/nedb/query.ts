@@ -2,10 +2,12 @@ import { assertFilter, escapeRegExp } from '../filter-check.js'
 import type { Doc, Filter, Operators, Scalar, SortSpec } from '../port.js'
 
 /**
- * Reads on the embedded store, evaluated in memory over nedb's documents. nedb's own cursor deep-copies
- * every match and re-reads dotted paths at each comparison of a sort, which made a sorted page of 50
- * people cost milliseconds; here the filter is compiled once into a predicate with MongoDB's semantics,
- * a sort compares precomputed keys, and only the documents returned are copied.
+ * The embedded store's one filter engine: reads, counts, updates and deletes all find their documents
+ * with the predicate compiled here, which has MongoDB's semantics (nedb's own matcher differs from it on
+ * arrays, and is used only to address documents by `_id`). nedb's cursor also deep-copies every match
+ * and re-reads dotted paths at each comparison of a sort, which made a sorted page of 50 people cost
+ * milliseconds; here the filter is compiled once, a sort compares precomputed keys, and only the
+ * documents returned are copied.
  */
 
 type Predicate = (doc: Doc) => boolean
@@ -21,7 +23,7 @@ export function valuesAt(doc: unknown, path: readonly string[], from = 0): unkno
 }
 
 /** A field's candidate values for matching: an array field offers each element (and the array itself is not a scalar). */
-function candidates(doc: Doc, path: readonly string[]): unknown[] {
+export function candidates(doc: Doc, path: readonly string[]): unknown[] {
   return valuesAt(doc, path).flatMap((value) => (Array.isArray(value) ? value : [value]))
 }
 

@@ -12,7 +12,8 @@ const compactionIntervalMs = 10 * 60 * 1000
  * process being killed (not a power cut: appends are not fsynced). Files are rewritten compactly
  * (write, fsync, rename) when loaded, every ten minutes and on close.
  *
- * Reads are answered in memory (see query.ts); writes go through nedb, one at a time per collection.
+ * Every filter, of a read or a write, is evaluated in memory by one engine (query.ts over documents.ts);
+ * nedb appends the writes, one at a time per collection, and enforces unique indexes.
  *
  * One process owns a data directory: a second writer's compaction would drop the first one's appends.
  */
