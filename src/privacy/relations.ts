@@ -11,7 +11,7 @@ export type Relation = 'admin' | 'self' | 'advisor' | 'none'
 
 /**
  * Finds the Person record a caller is (DESIGN 5.1): the one whose campus_id is the caller's campus id,
- * else the one with the caller's email. Looked up afresh on each request, so a Person created, given an
+ * else the one with the caller's email, unless that record belongs to another campus id. Looked up afresh on each request, so a Person created, given an
  * email or made an advisor counts on the caller's very next request.
  */
 export class People {
@@ -44,6 +44,9 @@ export class People {
       if (byCampusId) return byCampusId
     }
     const [byEmail] = await this.records.find(person, { email: principal.email }, { limit: 1 })
+    // A caller with a campus id of their own is never someone whose record carries another campus id:
+    // an identity provider that sends another person's email must not make the caller that person.
+    if (byEmail && principal.campusId && typeof byEmail.campus_id === 'string' && byEmail.campus_id !== principal.campusId) return null
     return byEmail ?? null
   }
 
