@@ -1,0 +1,80 @@
+import type { OneRosterEnrollment, OneRosterUser } from '../../connectors/oneroster/model.js'
+import { classOfUser, defaultStudentLevels, type StudentLevels } from './people.js'
+import { defined, mapRows } from './rows.js'
+import type { Mapped } from './types.js'
+
+// schema/people.json: campus_id pattern; an email is checked only for shape, the store checks the rest.
+const campusIdPattern = /^[A-Za-z0-9._-]{1,64}$/
+const emailShape = /^[^\s@]{1,64}@[^\s@]{1,190}$/
+
+/**
+ * users → people by role. campus_id is the `identifier` (the NetID), else `userMasterIdentifier`; a user
+ * with neither cannot be matched safely (never by email alone) and is reported.
+ */
+export function mapPeople(rows: readonly OneRosterUser[], system: string, levels: StudentLevels = defaultStudentLevels): Mapped {
+  return mapRows(rows, (row, fail) => {
+    const campusId = row.identifier ?? row.userMasterIdentifier
+    if (campusId === undefined) return fail('user has no identifier or userMasterIdentifier')
+    if (!campusIdPattern.test(campusId)) return fail(`identifier "${campusId.slice(0, 64)}" is not a campus id (letters, digits, . _ -)`)
+    if (!row.givenName || !row.familyName) return fail('givenName or familyName is missing')
+    if (row.email !== undefined && !emailShape.test(row.email)) return fail('email is not an address')
+    const kind = classOfUser(row, levels)
+    if ('error' in kind) return fail(kind.error)
+    if ('skip' in kind) return kind
+    return {
+      kind: 'person',
+      row: row.row,
+      status: row.status,
+      source: { system, sourced_id: row.sourcedId },
+      values: defined({ '@type': kind.class, first_name: row.givenName, last_name: row.familyName, email: row.email?.toLowerCase(), campus_id: campusId, phone: row.phone }),
+      refs: {},
+    }
+  })
+}
+
+export interface EnrolledClass {
+  readonly course: string
+  readonly term: string
+}
+
+export interface EnrollmentContext {
+  /** Class sourcedId → its course sourcedId and term code (from this run's sections and synced ones). */
+  readonly classes: ReadonlyMap<string, EnrolledClass>
+  /** sourcedIds of people synced as students. */
+  readonly students: ReadonlySet<string>
+}
+
+/** Student enrollments → protected Enrollment records; other roles are left to teachersByClass or skipped. */
+export function mapEnrollments(rows: readonly OneRosterEnrollment[], system: string, context: EnrollmentContext): Mapped {
+  return mapRows(rows, (row, fail) => {
+    if (row.role !== 'student') return { skip: `role ${row.role || '(none)'} is not a student enrollment` }
+    if (!row.userSourcedId || !row.classSourcedId) return fail('user or class is missing')
+    const klass = context.classes.get(row.classSourcedId)
+    if (!klass) return fail(`unknown class ${row.classSourcedId}`)
+    if (!context.students.has(row.userSourcedId)) return fail(`user ${row.userSourcedId} is not a synced student`)
+    return {
+      kind: 'enrollment',
+      row: row.row,
+      status: row.status,
+      source: { system, sourced_id: row.sourcedId },
+      values: { term: klass.term, status: 'enrolled' },
+      refs: {
+        student: { kind: 'person', sourced_id: row.userSourcedId },
+        course: { kind: 'course', sourced_id: klass.course },
+        section: { kind: 'section', sourced_id: row.classSourcedId },
+      },
+    }
+  })
+}
+
+/** Teachers of each class, from active teacher enrollments whose user is known as synced faculty. */
+export function teachersByClass(rows: readonly OneRosterEnrollment[], faculty: ReadonlySet<string>): Map<string, string[]> {
+  const byClass = new Map<string, string[]>()
+  for (const row of rows) {
+    if (row.role !== 'teacher' || row.status !== 'active' || !row.classSourcedId || !row.userSourcedId || !faculty.has(row.userSourcedId)) continue
+    const teachers = byClass.get(row.classSourcedId) ?? []
+    if (!teachers.includes(row.userSourcedId)) teachers.push(row.userSourcedId)
+    byClass.set(row.classSourcedId, teachers)
+  }
+  return byClass
+}
