@@ -47,3 +47,20 @@ t.test('the embedded store counts each collection\'s writes once they are visibl
   t.ok(counts.of('things') > seen, 'the count moves when the write settles')
   t.same(await things.find({}), [{ _id: 'T/3', k: 5 }])
 })
+
+t.test('each write chooses its documents once the writes issued before it have applied', async (t) => {
+  let store: EmbeddedStore | undefined
+  const dir = await tempDir(t, async () => store?.close())
+  store = await EmbeddedStore.open(dir)
+  const things = store.collection('things')
+  await things.insertMany([{ _id: 'T/1', k: 1 }, { _id: 'T/2', k: 1 }])
+  // Issued together, without waiting: MongoDB gives no such order to concurrent operations, the embedded store does.
+  const results = await Promise.all([
+    things.updateOne({ _id: 'T/1' }, { $set: { k: 2 } }),
+    things.deleteMany({ k: 2 }),
+    things.updateMany({ k: 1 }, { $set: { k: 3 } }),
+    things.upsertOne({ k: 3 }, { _id: 'T/9', k: 4 }),
+  ])
+  t.same(results, [{ _id: 'T/1', k: 2 }, 1, 1, undefined])
+  t.same(await things.find({}), [{ _id: 'T/2', k: 4 }])
+})

@@ -8,8 +8,8 @@ import { candidates, indexable, sortDocs } from './query.js'
  * rolls back) or failed to append is not here.
  *
  * The documents loaded from the file are nedb's own (`getAllData`), which nedb never changes in place;
- * a written document is the copy nedb returns, so nothing here is ever shared with a caller that may
- * change it.
+ * a written document is the copy nedb returns (so until the next start it is held twice, here and in
+ * nedb), and nothing here is ever shared with a caller that may change it.
  */
 export class Documents<T extends Doc> {
   /**
