@@ -1,6 +1,6 @@
-import { ConflictError } from '../errors.js'
+import { ConflictError, NotFoundError } from '../errors.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
-import type { Store } from '../store/port.js'
+import { where, type Filter, type Store } from '../store/port.js'
 import { isPermission, roleDefaults, type Permission, type Role } from './permissions.js'
 import type { SamlIdentity } from './saml/attributes.js'
 import { roleAfterSignIn, roleFromAffiliation } from './saml/roles.js'
@@ -37,6 +37,26 @@ export function userKeyForNetid(netid: string): string {
 }
 
 const signInAttempts = 3
+
+/** What an administrator's user list asks for (DESIGN 5.1). */
+export interface UserQuery {
+  readonly role?: Role
+  /** Words each beginning the email, first, last or display name (case-insensitive). */
+  readonly search?: string
+  readonly limit: number
+  readonly offset: number
+}
+
+const searchedFields = ['email', 'first_name', 'last_name', 'display_name'] as const
+const maxSearchWords = 8
+
+function userFilter({ role, search }: UserQuery): Filter {
+  const clauses: Filter[] = role ? [{ role }] : []
+  for (const word of (search ?? '').trim().split(/\s+/).filter(Boolean).slice(0, maxSearchWords)) {
+    clauses.push({ $or: searchedFields.map((field) => where(field, { $iprefix: word })) })
+  }
+  return clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0]! : { $and: clauses }
+}
 
 export class UserService {
   constructor(private readonly store: Store, private readonly records: RecordService) {}
@@ -116,6 +136,27 @@ export class UserService {
 
   async setRole(user: UserRecord, role: Role, at = new Date()): Promise<UserRecord> {
     return await this.records.update(user._id, { role, role_set_at: at.toISOString() }) as UserRecord
+  }
+
+  /** A page of users by email, for administration. */
+  async list(query: UserQuery): Promise<{ items: UserRecord[]; total: number }> {
+    const filter = userFilter(query)
+    const [items, total] = await Promise.all([
+      this.users.find(filter, { sort: [['email', 1], ['_id', 1]], skip: query.offset, limit: query.limit }),
+      this.users.count(filter),
+    ])
+    return { items, total }
+  }
+
+  /**
+   * An administrator's role change, whoever the user signed in through. It is a write to the users
+   * collection, so every remembered principal is dropped and the user has the new role at their next
+   * request; a later single sign-on keeps an admin admin (roles.ts).
+   */
+  async changeRole(id: string, role: Role): Promise<UserRecord> {
+    const user = await this.byId(id)
+    if (!user) throw new NotFoundError(`${id} not found`)
+    return user.role === role ? user : this.setRole(user, role)
   }
 
   /** The role's permissions plus every group's the user is in, read fresh on each request. */
