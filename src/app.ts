@@ -30,6 +30,7 @@ import type { ProtectedAccess } from './privacy/student-access.js'
 import type { RecordService } from './records/service.js'
 import { auditRoutes } from './routes/admin/audit.js'
 import { cacheAdminRoutes } from './routes/admin/cache.js'
+import { userRoutes } from './routes/admin/users.js'
 import { apiKeyRoutes } from './routes/auth/api-keys.js'
 import { meRoutes } from './routes/auth/me.js'
 import { sessionRoutes } from './routes/auth/session.js'
@@ -181,6 +182,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(enrollmentRoutes)
   await app.register(auditRoutes)
   await app.register(cacheAdminRoutes)
+  await app.register(userRoutes)
   await app.register(searchRoutes)
   return app
 }
