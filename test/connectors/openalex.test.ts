@@ -123,7 +123,7 @@ t.test('a merged author: the 301 is followed within OpenAlex and the new id repo
   t.same(api.requests.map((url) => [url.pathname, url.searchParams.get('api_key')]), [['/authors/A1', 'k3y'], ['/authors/A2', 'k3y']])
   const same = await api.client().author({ openalexId: 'A2' })
   t.equal(same.merged, false)
-  await t.rejects(api.client().author({ openalexId: 'A404' }), { status: 404 })
+  await t.rejects(api.client().author({ openalexId: 'A404' }), new OpenAlexError('OpenAlex has no /authors/A404', 404))
 })
 
 t.test('a redirect off the OpenAlex origin is not followed', async (t) => {
