@@ -18,8 +18,9 @@ export interface ClientCredentials {
  *
  * Cache: holds one access token and the time to renew it. Invalidated when that time passes
  * (`expires_in` less `renewBeforeMs`) or when the provider rejects the token with 401 (`invalidate`).
- * test/connectors/oneroster-rest.test.ts "a rejected token is renewed once" shows the 401 path and
- * "the token is fetched once and reused" the reuse.
+ * In test/connectors/oneroster-rest.test.ts, "a rejected token is renewed once and the page asked again"
+ * shows the 401 path, "a token near its expiry is renewed before use" the clock, and "the token is
+ * fetched once with HTTP Basic client credentials and reused" the reuse.
  */
 export class TokenSource {
   private cached: { token: string; renewAt: number } | undefined
