@@ -1,0 +1,162 @@
+import type { Decision, StageInstance, WorkflowDefinition, WorkflowInstance, WorkflowStage } from '../domain/workflow/index.js'
+import type { WorkflowDomainKey } from './registry.js'
+
+/** A workflow entity as answered: its stored fields and system fields. */
+export interface EntityView {
+  readonly _id: string
+  readonly type: string
+  readonly status: string
+  readonly _version: number
+  readonly [field: string]: unknown
+}
+
+/** A stored instance: the engine's fields, the system fields, and the fields kept for queries. */
+export interface StoredInstance extends WorkflowInstance {
+  readonly _id: string
+  readonly type: 'WorkflowInstance'
+  readonly _version: number
+  readonly _created_at: string
+  readonly _updated_at: string
+  /** When the entity was first submitted: the pending queue's order. */
+  readonly submitted_at: string
+  /** Ids with a pending approval in the active stage, kept on every write for the pending queue's index. */
+  readonly pending_approvers: readonly string[]
+  /** Everyone who submitted, was asked or acted, in any round: who may see the instance. */
+  readonly participants: readonly string[]
+}
+
+/** What an entity's answer says of its instance. */
+export interface InstanceSummary {
+  readonly _id: string
+  readonly status: WorkflowInstance['status']
+  readonly round: number
+  readonly current_stage: string
+  readonly workflow: string
+  readonly workflow_version: number
+  readonly submitter: string
+}
+
+export interface Page<T> {
+  readonly items: readonly T[]
+  readonly total: number
+  readonly limit: number
+  readonly offset: number
+}
+
+export interface ListQuery {
+  readonly status?: string
+  /** Filters of the domain's registry row (`student`, `applicant`, ...) to the value asked. */
+  readonly filters?: Readonly<Record<string, string>>
+  readonly limit: number
+  readonly offset: number
+}
+
+export interface DecideBody {
+  readonly decision: Decision
+  readonly comment?: string
+  readonly stage?: string
+  readonly override?: boolean
+}
+
+export interface DelegateBody {
+  readonly to: string
+  readonly comment?: string
+  readonly stage?: string
+}
+
+export interface WithdrawBody {
+  readonly comment?: string
+}
+
+/** An entity with its instance after an action. */
+export interface ActionResult {
+  readonly entity: EntityView
+  readonly instance: StoredInstance
+}
+
+export interface HistoryItem {
+  readonly at: string
+  readonly actor: string
+  readonly on_behalf_of?: string
+  readonly action: string
+  readonly stage?: string
+  readonly round?: number
+  readonly comment?: string
+  readonly delegate_to?: string
+  /** Set on rows of the read-only legacy_approvals collection. */
+  readonly legacy?: true
+  readonly source?: string
+}
+
+export interface PendingItem {
+  /** The entity's id. */
+  readonly id: string
+  readonly instance: string
+  readonly title: string
+  readonly stage: string
+  readonly due_at?: string
+  readonly overdue: boolean
+  readonly age_days: number
+  /** For a delegated approval: who delegated it. */
+  readonly on_behalf_of?: string
+  readonly submitted_at: string
+}
+
+export interface PendingQuery {
+  /** Admins only: whose queue to show. */
+  readonly approver?: string
+  readonly limit: number
+  readonly offset: number
+}
+
+export interface InstanceQuery {
+  readonly domain?: WorkflowDomainKey
+  readonly status?: string
+  readonly entity?: string
+  readonly submitter?: string
+  readonly limit: number
+  readonly offset: number
+}
+
+/** A stage still to come, with the people it would ask if it activated now. */
+export interface StagePreview {
+  readonly key: string
+  readonly name: string
+  readonly approver_role: WorkflowStage['approver_role']
+  readonly policy: WorkflowStage['policy']
+  readonly status: string
+  readonly approvers: readonly string[]
+}
+
+export interface InstanceDetail extends StoredInstance {
+  readonly preview: readonly StagePreview[]
+}
+
+/** A stored definition. */
+export interface StoredDefinition extends WorkflowDefinition {
+  readonly type: 'Workflow'
+  readonly description?: string
+  readonly _version: number
+  readonly _created_at: string
+  readonly _updated_at: string
+}
+
+export interface DefinitionInput {
+  readonly domain: WorkflowDomainKey
+  readonly name: string
+  readonly description?: string
+  readonly stages: readonly WorkflowStage[]
+}
+
+export interface OverdueReport {
+  readonly marked: number
+  readonly escalated: number
+}
+
+/** A stage of an instance as `stages` answers it: the stored stage with its definition's name and rule. */
+export interface StageInstanceView extends StageInstance {
+  readonly name: string
+  readonly approver_role: WorkflowStage['approver_role']
+  readonly policy: WorkflowStage['policy']
+  readonly quorum?: number
+}
