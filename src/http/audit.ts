@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, 
 import fp from 'fastify-plugin'
 import type { AuditAction, AuditFacts, AuditResourceType } from '../privacy/audit-entry.js'
 import type { AuditLog } from '../privacy/audit-log.js'
+import { fieldsOf } from './fields.js'
 
 /**
  * A route's audit declaration, in `config.audit`: every request to the route, whatever its outcome,
@@ -58,13 +59,13 @@ function errorMessage(payload: unknown): string | null {
 function factsOf(request: FastifyRequest, reply: FastifyReply, declared: AuditDeclaration, payload: unknown): AuditFacts {
   const principal = request.principal
   const note = request.auditNote ?? {}
-  const params = request.params as Record<string, unknown> | undefined
+  const params = fieldsOf(request.params)
   const failed = reply.statusCode >= 400
   const headers = request.headers
   return {
     userId: principal?.userId ?? null,
     resourceType: declared.resourceType,
-    resourceId: clean(note.resourceId ?? (declared.idParam ? params?.[declared.idParam] : undefined)),
+    resourceId: clean(note.resourceId ?? (declared.idParam ? params[declared.idParam] : undefined)),
     action: declared.action,
     ipAddress: request.ip,
     success: !failed,

@@ -7,6 +7,7 @@ import type { CacheKey } from '../cache/port.js'
 import type { CacheLookup, ResponseCache } from '../cache/response-cache.js'
 import { isAdmin } from '../privacy/relations.js'
 import type { CompiledSchema } from '../schema/index.js'
+import { fieldsOf } from './fields.js'
 
 /** A route's cache declaration: how long its answers live and which collections they are computed from. */
 export interface CachePolicy {
@@ -54,9 +55,9 @@ function keyRecipe(route: RouteOptions): KeyOf {
   const head = `\n${route.method as string} ${route.url}`
   return (request, admin) => {
     let id = (admin ? 'admin' : 'member') + head
-    const values = request.params as Record<string, unknown>
+    const values = fieldsOf(request.params)
     for (const name of params) id += `\n${JSON.stringify(values[name])}`
-    const q = request.query as Record<string, unknown>
+    const q = fieldsOf(request.query)
     if (!names) return `${id}\n${sorted(q)}`
     for (const name of names) id += q[name] === undefined ? '\n' : `\n${JSON.stringify(q[name])}`
     return id
@@ -86,8 +87,8 @@ async function responseCache(app: FastifyInstance, { cache, schema }: { cache: R
    * it must not be shared with other non-admins: neither a student record nor anything under one's id.
    */
   function concernsStudent(request: FastifyRequest, payload: unknown): boolean {
-    const id = (request.params as { id?: string }).id
-    if (id !== undefined && studentClasses.has(schema.classOfId(id)?.name ?? '')) return true
+    const id = fieldsOf(request.params).id
+    if (typeof id === 'string' && studentClasses.has(schema.classOfId(id)?.name ?? '')) return true
     const items = (payload as { items?: unknown } | null)?.items
     return isStudent(payload) || (Array.isArray(items) && items.some(isStudent))
   }
