@@ -46,6 +46,7 @@ import { searchRoutes } from './routes/search/index.js'
 import { studentRoutes } from './routes/students/index.js'
 import { planRoutes } from './routes/students/plans.js'
 import { progressRoutes } from './routes/students/progress.js'
+import { workflowRoutes } from './routes/workflows/index.js'
 import { compileSchema, type CompiledSchema } from './schema/index.js'
 import type { SearchService } from './search/service.js'
 import { createServices } from './services.js'
@@ -104,6 +105,7 @@ const tags = [
   { name: 'API keys', description: 'Keys for programmatic read access to the catalog' },
   { name: 'Administration', description: 'Groups and users' },
   { name: 'Schemas', description: 'The class schema as JSON Schema, for form generators' },
+  { name: 'Workflows', description: 'Approval workflows: thesis and independent research requests, fellowships, award nominations, major plans, graduate milestones; their definitions and instances' },
   { name: 'Operations', description: 'Health and readiness' },
 ]
 
@@ -184,5 +186,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(cacheAdminRoutes)
   await app.register(userRoutes)
   await app.register(searchRoutes)
+  await app.register(workflowRoutes)
   return app
 }

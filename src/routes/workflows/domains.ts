@@ -1,0 +1,206 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type, type TSchema } from '@sinclair/typebox'
+import { allow } from '../../auth/permissions.js'
+import { principalOf } from '../../auth/plugin.js'
+import { BadRequestError } from '../../errors.js'
+import { registry, type DomainSpec, type WorkflowDomainKey } from '../../workflows/registry.js'
+import type { EntityView } from '../../workflows/types.js'
+import { Deleted, noQuery, pageOf, paging, recordBody } from '../records/schemas.js'
+import { errorResponses } from '../responses.js'
+import {
+  actorId, CombinedDecisionBody, DecisionBody, DelegateBody, entityParams, entitySchemas, entityStatusQuery, NoBody, RevisionBody, WithdrawBody,
+} from './schemas.js'
+import { workflowAnswers } from './answers.js'
+
+type App = Parameters<FastifyPluginAsyncTypebox>[0]
+type Answers = ReturnType<typeof workflowAnswers>
+
+export const workflowTag = 'Workflows'
+const tags = [workflowTag]
+
+/** Domains whose create takes only some fields, the service deriving the rest (DESIGN 6.3: POST {plan} submits a plan). */
+const createFields: Partial<Record<WorkflowDomainKey, readonly string[]>> = { major_plans: ['plan'] }
+
+/** What a create says beyond who may see the entity (DESIGN 6.3, who creates). */
+const createHelp: Record<DomainSpec['submitterRule'], string> = {
+  student: 'The student it is about, one of their advisors, or an admin.',
+  self: 'Anyone, for themselves; admins for anyone.',
+  nominator: 'Faculty, staff and admins, as the nominator, who never decides on the nomination.',
+}
+const who = 'Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404).'
+
+/** The query of a domain's list: paging, status, and the domain's own filters, typed as the fields they filter. */
+function listQuery(app: App, spec: DomainSpec) {
+  const cls = app.schema.class(spec.entityClass)!
+  const filters = Object.fromEntries(Object.entries(spec.listFilters).map(([param, field]) => {
+    const prop = cls.properties.find((p) => p.name === field)!
+    const value = app.schema.builder.valueSchema(prop)
+    return [param, Type.Optional({ ...value, description: `Only entities whose ${field} is this` } as TSchema)]
+  }))
+  return Type.Object({ ...paging, status: entityStatusQuery(app.schema), ...filters }, { additionalProperties: false })
+}
+
+/** The routes of one domain, generated from its registry row (DESIGN 6.3, routes table). */
+function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
+  const { workflows } = app
+  const { domain, base, entityClass: noun, crud } = spec
+  const schemas = entitySchemas(app.schema, noun, createFields[domain])
+  const record = answers.Entity(schemas.record)
+  const params = entityParams(noun)
+  const transition = answers.Transition(schemas.record)
+  const decided = { 200: transition, ...errorResponses(400, 401, 403, 404), 409: answers.Conflict(schemas.record) }
+  const policy = allow.signedIn
+
+  if (crud.list) {
+    app.get(base, {
+      config: { policy },
+      schema: {
+        tags, summary: `List ${noun} entities`, querystring: listQuery(app, spec),
+        description: `The caller's own, those they are asked to decide, and all for admins; newest first. ${who}`,
+        response: { 200: pageOf(schemas.record), ...errorResponses(400, 401, 403) },
+      },
+    }, async (request) => {
+      // The domain's filters are generated, so the query's static type knows only paging and status.
+      const { limit, offset, status, ...filters } = request.query as { limit: number; offset: number; status?: string } & Record<string, string>
+      return workflows.list(domain, principalOf(request), { limit, offset, ...(status !== undefined ? { status } : {}), filters })
+    })
+  }
+
+  if (crud.create) {
+    app.post(base, {
+      config: { policy },
+      schema: {
+        tags, summary: crud.submit ? `Create a ${noun} as a draft` : `Submit for approval: creates a ${noun} in review`,
+        description: `${createHelp[spec.submitterRule]}${crud.submit ? '' : ' The review starts at once: 409 naming the role when a stage would have no approver.'} ${who}`,
+        querystring: noQuery, body: recordBody(schemas.create),
+        response: { 201: record, ...errorResponses(400, 401, 403, 404, 409, 413) },
+      },
+    }, async (request, reply) => {
+      const principal = principalOf(request)
+      const created = await workflows.create(domain, principal, request.body)
+      reply.code(201).header('location', `${base}/${encodeURIComponent(created._id)}`)
+      // Created in review (major plans): answered with its instance, as a read would.
+      return crud.submit ? created : workflows.get(domain, principal, created._id)
+    })
+  }
+
+  if (crud.get) {
+    app.get(`${base}/:id`, {
+      config: { policy },
+      schema: {
+        tags, summary: `Get one ${noun}, with where its review stands`, description: who, params, querystring: noQuery,
+        response: { 200: record, ...errorResponses(400, 401, 403, 404) },
+      },
+    }, async (request) => workflows.get(domain, principalOf(request), request.params.id))
+  }
+
+  if (crud.update) {
+    app.put(`${base}/:id`, {
+      config: { policy },
+      schema: {
+        tags, summary: `Change a ${noun} (draft or revision requested)`, params, querystring: noQuery,
+        description: `The submitter, the student, their advisor or an admin. Send the fields to change; null removes an optional field. ${who}`,
+        body: recordBody(schemas.update),
+        response: { 200: Type.Unsafe<EntityView>(schemas.record), ...errorResponses(400, 401, 403, 404, 409, 413) },
+      },
+    }, async (request) => workflows.update(domain, principalOf(request), request.params.id, request.body))
+  }
+
+  if (crud.delete) {
+    app.delete(`${base}/:id`, {
+      config: { policy },
+      schema: {
+        tags, summary: `Delete a draft ${noun}`, description: `Drafts only (else 409). ${who}`, params, querystring: noQuery,
+        response: { 200: Deleted, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    }, async (request) => {
+      const { id } = request.params
+      await workflows.remove(domain, principalOf(request), id)
+      return { id, message: `${id} deleted` }
+    })
+  }
+
+  if (crud.submit) {
+    app.post(`${base}/:id/submit`, {
+      config: { policy },
+      schema: {
+        tags, summary: `Submit a ${noun} for approval, or resubmit it after a revision request`,
+        description: `Starts the review at the first stage (a resubmission starts the next round). 409 naming the role when a stage would have no approver. ${who}`,
+        params, querystring: noQuery, body: Type.Optional(NoBody), response: decided,
+      },
+    }, async (request) => workflows.submit(domain, principalOf(request), request.params.id))
+  }
+
+  app.post(`${base}/:id/withdraw`, {
+    config: { policy },
+    schema: {
+      tags, summary: `Withdraw a ${noun} from review`, description: `The submitter, until the review is final. ${who}`,
+      params, querystring: noQuery, body: Type.Optional(WithdrawBody), response: decided,
+    },
+  }, async (request) => workflows.withdraw(domain, principalOf(request), request.params.id, { ...(request.body?.comment !== undefined ? { comment: request.body.comment } : {}) }))
+
+  app.get(`${base}/:id/history`, {
+    config: { policy },
+    schema: {
+      tags, summary: `Every action taken on a ${noun}, oldest first`, description: `With the domain's legacy approval records. ${who}`,
+      params, querystring: noQuery, response: { 200: Type.Object({ items: Type.Array(answers.HistoryItem) }), ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (request) => workflows.history(domain, principalOf(request), request.params.id))
+
+  const decisionHelp = `A pending approver of the active stage, or an admin overriding with a written reason. No one decides on their own submission. The same decision twice answers as the first; a different one, a closed review or a lost race is 409 with the current state. ${who}`
+  if (spec.decisionStyle === 'thesis') {
+    for (const [path, decision, body, summary] of [
+      ['approve', 'approve', DecisionBody, 'Approve'],
+      ['reject', 'reject', DecisionBody, 'Reject'],
+      ['request-revision', 'request_revision', RevisionBody, 'Ask the submitter to revise'],
+    ] as const) {
+      app.post(`${base}/:id/${path}`, {
+        config: { policy },
+        schema: { tags, summary: `${summary} a ${noun}`, description: decisionHelp, params, querystring: noQuery, body, response: decided },
+      }, async (request) => workflows.decide(domain, principalOf(request), request.params.id, { decision, ...request.body }))
+    }
+    app.post(`${base}/:id/delegate`, {
+      config: { policy },
+      schema: {
+        tags, summary: `Hand one's decision on a ${noun} to someone else`, params, querystring: noQuery, body: DelegateBody, response: decided,
+        description: `The delegate decides on the delegator's behalf; they cannot delegate further, and the delegator no longer decides. ${who}`,
+      },
+    }, async (request) => workflows.delegate(domain, principalOf(request), request.params.id, request.body))
+  } else {
+    app.post(`${base}/:id/decision`, {
+      config: { policy },
+      schema: {
+        tags, summary: `Decide on a ${noun}: approve, reject, request a revision or delegate`, params, querystring: noQuery, body: CombinedDecisionBody, response: decided,
+        description: `${decisionHelp} delegate_to goes with delegate and only with it; request_revision needs a comment.`,
+      },
+    }, async (request) => {
+      const { decision, delegate_to: to, ...rest } = request.body
+      if (decision === 'delegate') {
+        if (to === undefined) throw new BadRequestError("Invalid body: 'delegate_to' is required with decision delegate")
+        if (rest.override !== undefined) throw new BadRequestError("Invalid body: 'override' does not go with decision delegate")
+        return workflows.delegate(domain, principalOf(request), request.params.id, { to, ...rest })
+      }
+      if (to !== undefined) throw new BadRequestError(`Invalid body: 'delegate_to' goes only with decision delegate, not ${decision}`)
+      if (decision === 'request_revision' && !rest.comment) throw new BadRequestError("Invalid body: 'comment' is required with decision request_revision: say what to revise")
+      return workflows.decide(domain, principalOf(request), request.params.id, { decision, ...rest })
+    })
+  }
+
+  app.get(spec.pendingPath, {
+    config: { policy },
+    schema: {
+      tags, summary: `${noun} entities waiting for the caller's decision, oldest first`,
+      description: 'Where the caller holds a pending approval in the active stage, directly or delegated to them (on_behalf_of). Admins may pass approver= to see another\'s queue. Never API keys.',
+      querystring: Type.Object({ ...paging, approver: Type.Optional(actorId('Admins only: whose queue to show')) }, { additionalProperties: false }),
+      response: { 200: pageOf(answers.PendingItem), ...errorResponses(400, 401, 403) },
+    },
+  }, async (request) => {
+    const { approver, limit, offset } = request.query
+    return workflows.pending(domain, principalOf(request), { limit, offset, ...(approver !== undefined ? { approver } : {}) })
+  })
+}
+
+/** Every workflow domain's routes, from the one registry. */
+export function workflowDomainRoutes(app: App, answers: Answers): void {
+  for (const spec of registry.values()) domainRoutes(app, spec, answers)
+}

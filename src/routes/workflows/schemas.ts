@@ -1,0 +1,98 @@
+import { Type, type TObject, type TSchema } from '@sinclair/typebox'
+import { maxCommentLength } from '../../domain/workflow/index.js'
+import type { CompiledSchema } from '../../schema/index.js'
+import { idKeyPattern, idPattern } from '../../schema/typebox.js'
+import { objectSchema, paging } from '../records/schemas.js'
+
+/** A path id of one class, URL-encoded or as two segments. */
+export function entityParams(className: string) {
+  return Type.Object({
+    id: Type.String({
+      pattern: idPattern([className]), 'x-reference': className,
+      description: `${className} id, \`${className}/<identifier>\`: URL-encoded (${className}%2Fabc) or as two path segments`,
+    }),
+  })
+}
+
+/**
+ * Someone who may act in a workflow: a Person id (advisors, committee members, people linked to their
+ * user) or a User id (an admin or group member with no linked Person), as docs/workflows.md explains.
+ */
+export const actorId = (description: string) => Type.String({ pattern: `^[A-Z][A-Za-z0-9]{0,40}/${idKeyPattern}$`, maxLength: 200, description })
+
+export const Comment = Type.String({ maxLength: maxCommentLength, description: `At most ${maxCommentLength} characters` })
+const StageKey = Type.String({
+  pattern: '^[a-z][a-z0-9_]{0,39}$',
+  description: 'The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent',
+})
+const Override = Type.Boolean({ description: 'An admin deciding for the active stage without having been asked; needs the reason in `comment`. Recorded as an override' })
+
+/** The body of a thesis approve or reject. */
+export const DecisionBody = Type.Object({
+  comment: Type.Optional(Comment),
+  stage: Type.Optional(StageKey),
+  override: Type.Optional(Override),
+}, { additionalProperties: false })
+
+/** A revision request says what to revise. */
+export const RevisionBody = Type.Object({
+  comment: Type.String({ ...Comment, minLength: 1, description: `What to revise; at most ${maxCommentLength} characters` }),
+  stage: Type.Optional(StageKey),
+  override: Type.Optional(Override),
+}, { additionalProperties: false })
+
+export const DelegateBody = Type.Object({
+  to: actorId('Who decides instead: never the submitter, a student, oneself or someone already approving in the stage'),
+  comment: Type.Optional(Comment),
+  stage: Type.Optional(StageKey),
+}, { additionalProperties: false })
+
+export const decisionNames = ['approve', 'reject', 'request_revision', 'delegate'] as const
+export type DecisionName = (typeof decisionNames)[number]
+
+/** The one decision route of every domain but the thesis. */
+export const CombinedDecisionBody = Type.Object({
+  decision: Type.Unsafe<DecisionName>({ type: 'string', enum: [...decisionNames], description: 'What the approver decides' }),
+  comment: Type.Optional(Type.String({ ...Comment, description: `Needed with request_revision (what to revise) and with an override; at most ${maxCommentLength} characters` })),
+  delegate_to: Type.Optional(actorId('With delegate, and only then: who decides instead')),
+  stage: Type.Optional(StageKey),
+  override: Type.Optional(Override),
+}, { additionalProperties: false })
+
+export const WithdrawBody = Type.Object({ comment: Type.Optional(Comment) }, { additionalProperties: false })
+
+/** The body of a POST that takes nothing: optional, and empty if sent. */
+export const NoBody = Type.Object({}, { additionalProperties: false })
+
+export const entityStatusQuery = (schema: CompiledSchema) => Type.Optional({ ...schema.builder.enumSchema('EntityStatus'), description: 'Only entities in this status' } as TSchema)
+
+/** Fields the service keeps, never taken from a body: where the entity stands. */
+const managed = new Set(['status', 'milestone_status'])
+
+function without(schema: TObject, names: ReadonlySet<string>): TObject {
+  const { properties, required = [], type: _type, ...options } = schema
+  const kept = Object.fromEntries(Object.entries(properties).filter(([name]) => !names.has(name)))
+  return withRequired(Type.Object(kept, options), required.filter((name) => !names.has(name)))
+}
+
+function withRequired(schema: TObject, required: readonly string[]): TObject {
+  const { required: _required, ...rest } = schema
+  return (required.length ? { ...rest, required: [...required] } : rest) as TObject
+}
+
+/**
+ * The create and update bodies and the record of an entity class, from the class schema, without the
+ * managed fields in bodies. `only`: the fields a create takes when the service derives the rest (a major
+ * plan approval takes its plan, whose student and degree the service reads).
+ */
+export function entitySchemas(schema: CompiledSchema, className: string, only?: readonly string[]) {
+  const create = without(objectSchema(schema.builder.classSchema(className, 'create')), managed)
+  const skipped = only ? new Set(Object.keys(create.properties).filter((name) => !only.includes(name))) : new Set<string>()
+  return {
+    record: objectSchema(schema.builder.classSchema(className, 'record')),
+    create: skipped.size ? without(create, skipped) : create,
+    update: without(objectSchema(schema.builder.classSchema(className, 'update')), managed),
+  }
+}
+
+export const pagingQuery = Type.Object(paging, { additionalProperties: false })
