@@ -88,10 +88,7 @@ export class BullJobDriver implements JobDriver {
 
   async job(id: string): Promise<JobView | null> {
     for (const queue of queueNames) {
-      const view = await this.call(queue, async (q) => {
-        const job = await q.getJob(id)
-        return job ? this.view(queue, job) : null
-      })
+      const view = await this.call(queue, (q) => this.view(q, queue, id))
       if (view) return view
     }
     return null
@@ -115,8 +112,10 @@ export class BullJobDriver implements JobDriver {
         }
       })
     }
-    views.sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1))
-    return { items: views.slice(query.offset, window), total }
+    // A job that moved between two lists while they were read is counted in the later one only.
+    const unique = [...new Map(views.map((v) => [v.id, v])).values()]
+    unique.sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1))
+    return { items: unique.slice(query.offset, window), total }
   }
 
   async queues(): Promise<QueueSummary[]> {
@@ -134,8 +133,7 @@ export class BullJobDriver implements JobDriver {
       const state = stateOf(await job.getState())
       if (state !== 'failed') throw new JobNotFailedError(id, state ?? 'gone')
       await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true })
-      const again = await q.getJob(id)
-      const view = again ? await this.view(queue, again) : null
+      const view = await this.view(q, queue, id)
       if (!view) throw new UnknownJobError(id, queue)
       return view
     })
@@ -149,7 +147,7 @@ export class BullJobDriver implements JobDriver {
     return this.call(queue, (q) => q.resume())
   }
 
-  upsertScheduler(queue: QueueName, spec: ScheduleSpec): Promise<SchedulerView> {
+  async upsertScheduler(queue: QueueName, spec: ScheduleSpec): Promise<SchedulerView> {
     checkSchedule(spec)
     return this.call(queue, async (q) => {
       const repeat = { ...(spec.pattern !== undefined ? { pattern: spec.pattern } : { every: spec.every! }), ...(spec.tz ? { tz: spec.tz } : {}) }
@@ -186,6 +184,7 @@ export class BullJobDriver implements JobDriver {
       if (outcome === 'late') await worker.close(true).catch(() => {})
     }))
     await Promise.all([...this.queueObjects.values()].map((q) => q.close().catch(() => {})))
+    this.queueObjects.clear()
   }
 
   private async process(queue: QueueName, handlers: HandlerMap, job: Job, token: string | undefined, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
@@ -212,9 +211,17 @@ export class BullJobDriver implements JobDriver {
     }
   }
 
-  private async view(queue: QueueName, job: Job): Promise<JobView | null> {
-    const state = stateOf(await job.getState())
-    return state ? bullJobView(queue, job, state) : null
+  /** The job and its state, read so that they agree: a job can move on between the two reads. */
+  private async view(queue: Queue, name: QueueName, id: string): Promise<JobView | null> {
+    for (;;) {
+      const before = await queue.getJobState(id)
+      const job = await queue.getJob(id)
+      const after = await queue.getJobState(id)
+      if (!job) return null
+      if (before !== after) continue
+      const state = stateOf(after)
+      return state ? bullJobView(name, job, state) : null
+    }
   }
 
   private queueObject(name: QueueName): Queue {
