@@ -51,6 +51,7 @@ import { compileSchema, type CompiledSchema } from './schema/index.js'
 import type { SearchService } from './search/service.js'
 import { createServices } from './services.js'
 import type { Store } from './store/port.js'
+import type { WorkflowService } from './workflows/service.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -75,6 +76,7 @@ declare module 'fastify' {
     oneTime: OneTimeClaims
     responseCache: ResponseCache
     searchService: SearchService
+    workflows: WorkflowService
     /** Named checks /ready runs; each resolves to the adapter in use or throws. */
     readinessProbes: Map<string, () => Promise<string>>
   }
@@ -151,6 +153,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('oneTime', services.oneTime)
   app.decorate('responseCache', services.cache)
   app.decorate('searchService', services.search)
+  app.decorate('workflows', services.workflows)
   const probes = new Map<string, () => Promise<string>>([['store', async () => { await services.store.ping(); return services.store.kind }]])
   const redis = services.redis
   if (redis) probes.set('redis', async () => { await redis.ping(); return 'redis' })

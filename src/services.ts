@@ -24,6 +24,8 @@ import type { CompiledSchema } from './schema/index.js'
 import { SearchService } from './search/service.js'
 import { openStore } from './store/open.js'
 import type { IndexSpec, Store } from './store/port.js'
+import { instanceIndexes, instancesCollection } from './workflows/persistence.js'
+import { WorkflowService } from './workflows/service.js'
 
 /** Bookkeeping collections that hold no schema records, with the indexes their lookups need. */
 const systemCollections: Record<string, IndexSpec[]> = {
@@ -57,6 +59,7 @@ export interface Services {
   readonly samlSignIn: SamlSignIn | null
   readonly cache: ResponseCache
   readonly search: SearchService
+  readonly workflows: WorkflowService
   close(): Promise<void>
 }
 
@@ -96,11 +99,16 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   const oneTime = oneTimeClaims(store, redis, config.redisPrefix)
   const samlSignIn = config.saml ? await samlFor(config.saml, redis, config.redisPrefix, oneTime) : null
   const customTokens = new CustomTokens(keys, config, oneTime)
+  await store.ensureIndexes(instancesCollection, instanceIndexes)
+  const workflows = new WorkflowService({ store, records, schema, people })
+  // Before serving: the seeded definitions exist, and no entity is left out of step with its instance.
+  await workflows.seed()
+  await workflows.repair()
   const cache = await createResponseCache(config, log)
   records.onChange((change) => cache.invalidate(change.collection))
   return {
     store, keys, records, users, revocations, apiKeys, usage, people, auditLog, enrollments, requirements, progress, plans, protectedAccess,
-    redis, oneTime, customTokens, samlSignIn, cache, search,
+    redis, oneTime, customTokens, samlSignIn, cache, search, workflows,
     async close() {
       search.close()
       await usage.close()

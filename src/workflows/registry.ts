@@ -59,6 +59,11 @@ export interface DomainSpec {
   excluded(entity: EntityFields): string[]
   /** Advisors named on the entity itself, asked in place of the student's advisors. */
   advisors(entity: EntityFields): string[]
+  /**
+   * Name of the Group whose members are the committee of a committee stage that names no group
+   * (fellowship and award committees, which an admin keeps); without it, the graduate student's committee.
+   */
+  readonly committeeGroup?: string
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '')
@@ -84,12 +89,14 @@ const rows: readonly DomainSpec[] = [
     workflowName: 'Fellowship application review', ownerField: 'applicant', submitterRule: 'self', decisionStyle: 'decision', crud: full,
     listFilters: { applicant: 'applicant' },
     title: (e) => text(e.fellowship), student: (e) => id(e.applicant), excluded: () => [], advisors: () => [],
+    committeeGroup: 'Fellowship committee',
   },
   {
     domain: 'award_nominations', entityClass: 'AwardNomination', base: '/api/award-nominations/nominations',
     pendingPath: '/api/award-nominations/pending-approvals', workflowName: 'Award nomination review', ownerField: 'nominator',
     submitterRule: 'nominator', decisionStyle: 'decision', crud: full, listFilters: { nominee: 'nominee', nominator: 'nominator' },
     title: (e) => text(e.award), student: () => undefined, excluded: (e) => ids(e.nominator), advisors: () => [],
+    committeeGroup: 'Awards committee',
   },
   {
     domain: 'major_plans', entityClass: 'MajorPlanApproval', base: '/api/major-plan-approvals', pendingPath: '/api/major-plan-approvals/pending-approvals',

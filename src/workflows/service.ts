@@ -1,9 +1,22 @@
 import type { Principal } from '../auth/plugin.js'
+import {
+  activeStage, approversOf, decide, delegate, escalate, escalatesAt, markOverdue, resubmit, start, withdraw,
+  type Actor, type Outcome, type WorkflowDefinition,
+} from '../domain/workflow/index.js'
+import { barred } from '../domain/workflow/definition.js'
+import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.js'
 import type { People } from '../privacy/relations.js'
-import type { RecordService } from '../records/service.js'
-import type { CompiledSchema } from '../schema/index.js'
-import type { Store } from '../store/port.js'
-import type { WorkflowDomainKey } from './registry.js'
+import type { ApiRecord, RecordService } from '../records/service.js'
+import type { ClassDef, CompiledSchema } from '../schema/index.js'
+import { DuplicateKeyError, where, type Filter, type Store } from '../store/port.js'
+import { canSee, checkMayWrite, visibleFilter } from './access.js'
+import { Approvers } from './approvers.js'
+import { Definitions } from './definitions.js'
+import { WorkflowConflictError } from './errors.js'
+import { callerOf, workflowIdsOfUsers, type Caller } from './identity.js'
+import { instanceIdOf, Instances, refusalError, type Acted } from './persistence.js'
+import { domainSpec, type DomainSpec, type WorkflowDomainKey } from './registry.js'
+import { Projector } from './repair.js'
 import type {
   ActionResult, DecideBody, DefinitionInput, DelegateBody, EntityView, HistoryItem, InstanceDetail, InstanceQuery,
   InstanceSummary, ListQuery, OverdueReport, Page, PendingItem, PendingQuery, StageInstanceView, StoredDefinition,
@@ -18,41 +31,464 @@ export interface WorkflowServiceDeps {
   readonly now?: () => Date
 }
 
-const todo = (): never => { throw new Error('not implemented') }
+const dayMs = 86_400_000
+/** Fields of an entity only the workflow writes. */
+const workflowFields = ['status', 'milestone_status']
+const systemFields = ['_id', 'type', '_version', '_created_at', '_updated_at']
+
+function summaryOf(instance: StoredInstance): InstanceSummary {
+  const { _id, status, round, current_stage, workflow, workflow_version, submitter } = instance
+  return { _id, status, round, current_stage, workflow, workflow_version, submitter }
+}
+
+function fieldsOf(body: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const fields: Record<string, unknown> = {}
+  for (const [field, value] of Object.entries(body)) {
+    if (workflowFields.includes(field)) throw new BadRequestError(`${field}: set by the workflow, not by an edit`)
+    if (!systemFields.includes(field)) fields[field] = value
+  }
+  return fields
+}
 
 /**
- * The workflow service (DESIGN 6.3): the domains' entities and their instances, persisted by
- * conditional writes, with the engine of src/domain/workflow deciding every action.
+ * The workflow service (DESIGN 6.3): the domains' entities and their instances. The engine of
+ * src/domain/workflow decides every action; this layer finds who holds each role (approvers.ts),
+ * writes instances by compare-and-set (persistence.ts) and keeps each entity's status a projection of
+ * its instance (repair.ts). API keys never reach it.
  */
 export class WorkflowService {
-  constructor(private readonly deps: WorkflowServiceDeps) {}
+  private readonly records: RecordService
+  private readonly schema: CompiledSchema
+  private readonly people: People
+  private readonly now: () => Date
+  readonly instancesStore: Instances
+  readonly definitionsStore: Definitions
+  private readonly approvers: Approvers
+  private readonly projector: Projector
 
-  async create(_domain: WorkflowDomainKey, _principal: Principal, _body: Readonly<Record<string, unknown>>): Promise<EntityView> { return todo() }
-  async update(_domain: WorkflowDomainKey, _principal: Principal, _id: string, _body: Readonly<Record<string, unknown>>): Promise<EntityView> { return todo() }
-  async remove(_domain: WorkflowDomainKey, _principal: Principal, _id: string): Promise<void> { return todo() }
-  async get(_domain: WorkflowDomainKey, _principal: Principal, _id: string): Promise<EntityView & { instance?: InstanceSummary }> { return todo() }
-  async list(_domain: WorkflowDomainKey, _principal: Principal, _query: ListQuery): Promise<Page<EntityView>> { return todo() }
-  async submit(_domain: WorkflowDomainKey, _principal: Principal, _id: string, _body: WithdrawBody = {}): Promise<ActionResult> { return todo() }
-  async decide(_domain: WorkflowDomainKey, _principal: Principal, _id: string, _body: DecideBody): Promise<ActionResult> { return todo() }
-  async delegate(_domain: WorkflowDomainKey, _principal: Principal, _id: string, _body: DelegateBody): Promise<ActionResult> { return todo() }
-  async withdraw(_domain: WorkflowDomainKey, _principal: Principal, _id: string, _body: WithdrawBody = {}): Promise<ActionResult> { return todo() }
-  async history(_domain: WorkflowDomainKey, _principal: Principal, _id: string): Promise<{ items: HistoryItem[] }> { return todo() }
-  async pending(_domain: WorkflowDomainKey, _principal: Principal, _query: PendingQuery): Promise<Page<PendingItem>> { return todo() }
+  constructor(deps: WorkflowServiceDeps) {
+    this.records = deps.records
+    this.schema = deps.schema
+    this.people = deps.people
+    this.now = deps.now ?? (() => new Date())
+    this.instancesStore = new Instances(deps.store, this.now)
+    this.definitionsStore = new Definitions(deps.records, deps.schema)
+    this.approvers = new Approvers(deps.store, deps.records, deps.schema)
+    this.projector = new Projector(deps.records, deps.schema, this.instancesStore, (spec, entity) => this.onApproved(spec, entity))
+  }
 
-  async definitions(_principal: Principal): Promise<{ items: StoredDefinition[] }> { return todo() }
-  async definition(_principal: Principal, _id: string): Promise<StoredDefinition> { return todo() }
-  async createDefinition(_principal: Principal, _body: DefinitionInput): Promise<StoredDefinition> { return todo() }
-  /** Makes a new version of the definition's domain; instances keep the version they started with. */
-  async updateDefinition(_principal: Principal, _id: string, _body: DefinitionInput): Promise<StoredDefinition> { return todo() }
+  private cls(spec: DomainSpec): ClassDef {
+    return this.schema.class(spec.entityClass)!
+  }
 
-  async instances(_principal: Principal, _query: InstanceQuery): Promise<Page<StoredInstance>> { return todo() }
-  async instance(_principal: Principal, _id: string): Promise<InstanceDetail> { return todo() }
-  async stages(_principal: Principal, _id: string): Promise<{ items: StageInstanceView[] }> { return todo() }
+  private caller(principal: Principal): Promise<Caller> {
+    return callerOf(principal, this.people)
+  }
 
-  /** The maintenance job: marks overdue approvals, escalates stages past twice their due time. */
-  async sweepOverdue(_now: Date): Promise<OverdueReport> { return todo() }
+  /** The entity of the domain, with its instance; 404 when missing or not the caller's to see. */
+  private async visibleEntity(spec: DomainSpec, caller: Caller, id: string): Promise<{ entity: ApiRecord; instance: StoredInstance | null }> {
+    const entity = id.startsWith(`${spec.entityClass}/`) ? await this.records.get(id) : null
+    const instance = entity ? await this.instancesStore.ofEntity(id) : null
+    if (!entity || !(await canSee(spec, caller, entity, instance, this.records))) throw new NotFoundError(`${id} not found`)
+    return { entity, instance }
+  }
+
+  private async definitionOf(instance: StoredInstance): Promise<StoredDefinition> {
+    const definition = await this.definitionsStore.byId(instance.workflow)
+    if (!definition) throw new WorkflowConflictError(`the instance's workflow ${instance.workflow} no longer exists`, instance)
+    return definition
+  }
+
+  /**
+   * Which of the caller's ids acts on the instance: one the engine must refuse (the submitter, the
+   * excluded), else one asked in the current round (pending first), else the caller's own id.
+   */
+  private actorFor(caller: Caller, instance: StoredInstance): Actor {
+    const admin = caller.admin
+    const barredPeople = barred(instance)
+    const barredId = [...caller.ids].find((id) => barredPeople.has(id))
+    if (barredId) return { id: barredId, admin }
+    const approvals = instance.stages.flatMap((s) => s.approvals.filter((a) => a.round === instance.round && caller.ids.has(a.approver)))
+    const asked = approvals.find((a) => a.status === 'pending') ?? approvals[0]
+    return { id: asked?.approver ?? caller.id, admin }
+  }
+
+  private submitterId(caller: Caller, instance: StoredInstance | null): string {
+    return instance && caller.ids.has(instance.submitter) ? instance.submitter : caller.id
+  }
+
+  // ---- entities --------------------------------------------------------------------------------
+
+  async create(domain: WorkflowDomainKey, principal: Principal, body: Readonly<Record<string, unknown>>): Promise<EntityView> {
+    const spec = domainSpec(domain)
+    const caller = await this.caller(principal)
+    if (!spec.crud.submit) return (await this.submitPlan(spec, caller, body)).entity
+    const fields = fieldsOf(body)
+    if (fields[spec.ownerField] === undefined && caller.personId) fields[spec.ownerField] = caller.personId
+    if (fields[spec.ownerField] === undefined) throw new BadRequestError(`${spec.ownerField}: required (the caller has no Person record to stand for)`)
+    await checkMayWrite(spec, caller, fields, this.records)
+    fields.status = 'draft'
+    if (domain === 'graduate_milestones') fields.milestone_status = 'not_started'
+    return await this.records.create(spec.entityClass, fields) as unknown as EntityView
+  }
+
+  /** A major plan is submitted as it is made: POST {plan} names the plan; its student and degree follow from it. */
+  private async submitPlan(spec: DomainSpec, caller: Caller, body: Readonly<Record<string, unknown>>): Promise<ActionResult> {
+    const planId = body.plan
+    if (typeof planId !== 'string' || !planId) throw new BadRequestError('plan: required, the id of a StudentPlan')
+    const plan = planId.startsWith('StudentPlan/') ? await this.records.get(planId) : null
+    if (!plan) throw new BadRequestError(`plan: no StudentPlan ${planId}`)
+    const fields = { plan: plan._id, student: plan.student, degree: plan.target_degree }
+    await checkMayWrite(spec, caller, fields, this.records)
+    const entity = await this.records.create(spec.entityClass, { ...fields, status: 'draft' })
+    try {
+      return await this.submitEntity(spec, caller, entity, undefined)
+    } catch (error) {
+      // Nothing was submitted: the request leaves no draft behind.
+      if (!(await this.instancesStore.ofEntity(entity._id))) await this.records.remove(entity._id)
+      throw error
+    }
+  }
+
+  async update(domain: WorkflowDomainKey, principal: Principal, id: string, body: Readonly<Record<string, unknown>>): Promise<EntityView> {
+    const spec = domainSpec(domain)
+    const caller = await this.caller(principal)
+    const { entity, instance } = await this.visibleEntity(spec, caller, id)
+    await checkMayWrite(spec, caller, entity, this.records)
+    const fields = fieldsOf(body)
+    if (fields[spec.ownerField] !== undefined && fields[spec.ownerField] !== entity[spec.ownerField]) {
+      throw new BadRequestError(`${spec.ownerField}: cannot change; make a new ${spec.entityClass}`)
+    }
+    const editable = (entity.status === 'draft' && !instance) || (entity.status === 'revision_requested' && instance?.status === 'revision_requested')
+    if (!editable) throw new WorkflowConflictError(`${id} is ${entity.status}; only a draft or one returned for revision is edited`, instance, entity as unknown as EntityView)
+    if (domain === 'graduate_milestones' && entity.milestone_status === 'not_started') fields.milestone_status = 'in_progress'
+    return await this.records.update(id, fields, { expectVersion: entity._version }) as unknown as EntityView
+  }
+
+  async remove(domain: WorkflowDomainKey, principal: Principal, id: string): Promise<void> {
+    const spec = domainSpec(domain)
+    const caller = await this.caller(principal)
+    const { entity, instance } = await this.visibleEntity(spec, caller, id)
+    await checkMayWrite(spec, caller, entity, this.records)
+    if (entity.status !== 'draft' || instance) throw new WorkflowConflictError(`${id} is ${entity.status}; only a draft is deleted`, instance, entity as unknown as EntityView)
+    await this.records.remove(id)
+  }
+
+  async get(domain: WorkflowDomainKey, principal: Principal, id: string): Promise<EntityView & { instance?: InstanceSummary }> {
+    const spec = domainSpec(domain)
+    const { entity, instance } = await this.visibleEntity(spec, await this.caller(principal), id)
+    return { ...(entity as unknown as EntityView), ...(instance ? { instance: summaryOf(instance) } : {}) }
+  }
+
+  async list(domain: WorkflowDomainKey, principal: Principal, query: ListQuery): Promise<Page<EntityView>> {
+    const spec = domainSpec(domain)
+    const caller = await this.caller(principal)
+    const clauses: Filter[] = []
+    if (query.status !== undefined) clauses.push({ status: query.status })
+    for (const [name, value] of Object.entries(query.filters ?? {})) {
+      const field = spec.listFilters[name]
+      if (!field) throw new BadRequestError(`${name}: not a filter of ${spec.entityClass} lists`)
+      clauses.push(where(field, value))
+    }
+    if (!caller.admin) {
+      const mine = await this.instancesStore.collection.find({ participants: { $in: [...caller.ids] }, domain })
+      clauses.push(await visibleFilter(spec, caller, mine.map((i) => i.entity), async () =>
+        (await this.records.find(this.schema.class('Person')!, { advisors: caller.personId! })).map((s) => s._id)))
+    }
+    const filter: Filter = clauses.length ? { $and: clauses } : {}
+    const collection = this.records.collectionOf(this.cls(spec))
+    const [items, total] = await Promise.all([
+      this.records.find(this.cls(spec), filter, { sort: [['_created_at', 1], ['_id', 1]], skip: query.offset, limit: query.limit }),
+      collection.count(filter),
+    ])
+    return { items: items as unknown as EntityView[], total, limit: query.limit, offset: query.offset }
+  }
+
+  // ---- actions ---------------------------------------------------------------------------------
+
+  async submit(domain: WorkflowDomainKey, principal: Principal, id: string, body: WithdrawBody = {}): Promise<ActionResult> {
+    const spec = domainSpec(domain)
+    const caller = await this.caller(principal)
+    const { entity } = await this.visibleEntity(spec, caller, id)
+    return this.submitEntity(spec, caller, entity, body.comment)
+  }
+
+  private async submitEntity(spec: DomainSpec, caller: Caller, entity: ApiRecord, comment: string | undefined): Promise<ActionResult> {
+    await checkMayWrite(spec, caller, entity, this.records)
+    const acted = await this.recordSubmission(spec, caller, entity, comment)
+    return { entity: await this.projector.project(spec, entity._id), instance: acted.instance }
+  }
+
+  /**
+   * The first of a submission's two writes: the instance (started, or resubmitted for the next round).
+   * The second, the entity's status, follows from it (Projector.project); see repair.ts for the order.
+   */
+  async recordSubmission(spec: DomainSpec, caller: Caller, entity: ApiRecord, comment: string | undefined): Promise<Acted> {
+    const existing = await this.instancesStore.ofEntity(entity._id)
+    const now = this.now()
+    if (!existing) {
+      if (entity.status !== 'draft') throw new WorkflowConflictError(`${entity._id} is ${entity.status}; only a draft is submitted`, null, entity as unknown as EntityView)
+      const definition = await this.definitionsStore.current(spec.domain)
+      const directory = await this.approvers.directory(spec, entity, definition)
+      const outcome = start({
+        definition, entity: entity._id, submitter: caller.id, excluded: spec.excluded(entity), directory, now,
+        ...(comment !== undefined ? { comment } : {}),
+      })
+      if (!outcome.ok) throw refusalError(outcome, null)
+      try {
+        const owner = entity[spec.ownerField]
+        return { instance: await this.instancesStore.insert(outcome.instance, typeof owner === 'string' ? [owner] : []), applied: true }
+      } catch (error) {
+        if (!(error instanceof DuplicateKeyError)) throw error
+        // A concurrent submit of the same entity won: answer as a repeat of it, or its conflict.
+      }
+    }
+    const instance = existing ?? await this.instancesStore.ofEntity(entity._id)
+    if (!instance) throw new WorkflowConflictError(`${entity._id} could not be submitted; try again`, null)
+    const actor: Actor = { id: this.submitterId(caller, instance), admin: caller.admin }
+    if (instance.round === 1 && instance.status === 'in_review' && instance.history.length === 1 && actor.id === instance.submitter) {
+      return { instance, applied: false }
+    }
+    const definition = await this.definitionOf(instance)
+    const directory = await this.approvers.directory(spec, entity, definition)
+    return this.instancesStore.act(instance._id, (current) => resubmit(current, definition, { actor, directory, now, ...(comment !== undefined ? { comment } : {}) }))
+  }
+
+  /** Runs an engine action on the entity's instance, then brings the entity in step with it. */
+  private async act(
+    spec: DomainSpec, caller: Caller, id: string,
+    run: (current: StoredInstance, definition: WorkflowDefinition, entity: ApiRecord) => Promise<(current: StoredInstance) => Outcome<StoredInstance>>,
+  ): Promise<ActionResult> {
+    const { entity, instance } = await this.visibleEntity(spec, caller, id)
+    if (!instance) throw new WorkflowConflictError(`${id} is ${entity.status}; it has not been submitted`, null, entity as unknown as EntityView)
+    const definition = await this.definitionOf(instance)
+    const action = await run(instance, definition, entity)
+    const acted = await this.instancesStore.act(instance._id, action)
+    return { entity: await this.projector.project(spec, id), instance: acted.instance }
+  }
+
+  async decide(domain: WorkflowDomainKey, principal: Principal, id: string, body: DecideBody): Promise<ActionResult> {
+    const spec = domainSpec(domain)
+    const caller = await this.caller(principal)
+    return this.act(spec, caller, id, async (_instance, definition, entity) => {
+      // Resolved before the write: the decision may activate the next stage, which asks who holds its role now.
+      const directory = await this.approvers.directory(spec, entity, definition)
+      return (current) => decide(current, definition, {
+        actor: this.actorFor(caller, current), decision: body.decision, directory, now: this.now(),
+        ...(body.comment !== undefined ? { comment: body.comment } : {}),
+        ...(body.stage !== undefined ? { stage: body.stage } : {}),
+        ...(body.override !== undefined ? { override: body.override } : {}),
+      })
+    })
+  }
+
+  async delegate(domain: WorkflowDomainKey, principal: Principal, id: string, body: DelegateBody): Promise<ActionResult> {
+    const spec = domainSpec(domain)
+    const caller = await this.caller(principal)
+    return this.act(spec, caller, id, async (_instance, definition) => {
+      const to = await this.delegateId(body.to)
+      return (current) => delegate(current, definition, {
+        actor: this.actorFor(caller, current), to, now: this.now(),
+        ...(body.comment !== undefined ? { comment: body.comment } : {}),
+        ...(body.stage !== undefined ? { stage: body.stage } : {}),
+      })
+    })
+  }
+
+  /** The workflow id of the person named as delegate: a Person id, or a User id (mapped to its Person). */
+  private async delegateId(to: unknown): Promise<string> {
+    if (typeof to !== 'string' || !to) throw new BadRequestError('to: name the person to delegate to')
+    const found = await this.records.get(to)
+    const cls = found && this.schema.class(found.type)
+    if (found && cls?.ancestors.includes('Person')) return found._id
+    if (found?.type === 'User') return (await workflowIdsOfUsers([found as never], this.records, this.schema))[0]!
+    throw new BadRequestError(`to: no person or user ${to}`)
+  }
+
+  async withdraw(domain: WorkflowDomainKey, principal: Principal, id: string, body: WithdrawBody = {}): Promise<ActionResult> {
+    const spec = domainSpec(domain)
+    const caller = await this.caller(principal)
+    return this.act(spec, caller, id, async (_instance, definition) => (current) => withdraw(current, definition, {
+      actor: { id: this.submitterId(caller, current), admin: caller.admin }, now: this.now(),
+      ...(body.comment !== undefined ? { comment: body.comment } : {}),
+    }))
+  }
+
+  async history(domain: WorkflowDomainKey, principal: Principal, id: string): Promise<{ items: HistoryItem[] }> {
+    const spec = domainSpec(domain)
+    const { instance } = await this.visibleEntity(spec, await this.caller(principal), id)
+    const legacy = await this.records.find(this.schema.class('LegacyApproval')!, { entity: id })
+    const items: HistoryItem[] = [
+      ...legacy.map((row): HistoryItem => ({
+        at: row.decided_at as string, actor: row.approver as string, action: legacyActions[row.decision as string] ?? String(row.decision), legacy: true,
+        ...(row.stage !== undefined ? { stage: row.stage as string } : {}),
+        ...(row.comment !== undefined ? { comment: row.comment as string } : {}),
+        ...(row.source !== undefined ? { source: row.source as string } : {}),
+      })),
+      ...(instance?.history ?? []),
+    ]
+    // Stable: entries of one instant keep the order they were written in.
+    return { items: items.map((item, i) => [item, i] as const).sort(([a, i], [b, j]) => a.at.localeCompare(b.at) || i - j).map(([item]) => item) }
+  }
+
+  async pending(domain: WorkflowDomainKey, principal: Principal, query: PendingQuery): Promise<Page<PendingItem>> {
+    const spec = domainSpec(domain)
+    const caller = await this.caller(principal)
+    if (query.approver !== undefined && !caller.admin && !caller.ids.has(query.approver)) throw new ForbiddenError("only admins see another approver's queue")
+    const ids = query.approver !== undefined ? [query.approver] : [...caller.ids]
+    // pending_approvers first: the embedded store narrows by the first indexed field of a filter.
+    const filter: Filter = { pending_approvers: { $in: ids }, domain }
+    const collection = this.instancesStore.collection
+    const [page, total] = await Promise.all([
+      collection.view(filter, { sort: [['submitted_at', 1], ['_id', 1]], skip: query.offset, limit: query.limit }),
+      collection.count(filter),
+    ])
+    const now = this.now().getTime()
+    const items = await Promise.all(page.map(async (instance): Promise<PendingItem> => {
+      const stage = activeStage(instance as StoredInstance)
+      const approval = stage?.approvals.find((a) => a.round === instance.round && a.status === 'pending' && ids.includes(a.approver))
+      const entity = await this.records.view(instance.entity)
+      return {
+        id: instance.entity, instance: instance._id, title: entity ? spec.title(entity) : '', stage: instance.current_stage,
+        ...(stage?.due_at !== undefined ? { due_at: stage.due_at } : {}),
+        overdue: approval?.overdue === true || (stage?.due_at !== undefined && now > Date.parse(stage.due_at)),
+        age_days: Math.floor((now - Date.parse(instance.submitted_at)) / dayMs),
+        ...(approval?.on_behalf_of !== undefined ? { on_behalf_of: approval.on_behalf_of } : {}),
+        submitted_at: instance.submitted_at,
+      }
+    }))
+    return { items, total, limit: query.limit, offset: query.offset }
+  }
+
+  // ---- definitions -----------------------------------------------------------------------------
+
+  async definitions(principal: Principal): Promise<{ items: StoredDefinition[] }> {
+    await this.caller(principal)
+    return { items: await this.definitionsStore.all() }
+  }
+
+  async definition(principal: Principal, id: string): Promise<StoredDefinition> {
+    await this.caller(principal)
+    const found = await this.definitionsStore.byId(id)
+    if (!found) throw new NotFoundError(`${id} not found`)
+    return found
+  }
+
+  async createDefinition(principal: Principal, body: DefinitionInput): Promise<StoredDefinition> {
+    await this.adminOnly(principal)
+    return this.definitionsStore.add(body)
+  }
+
+  async updateDefinition(principal: Principal, id: string, body: DefinitionInput): Promise<StoredDefinition> {
+    await this.adminOnly(principal)
+    return this.definitionsStore.addVersion(id, body)
+  }
+
+  private async adminOnly(principal: Principal): Promise<Caller> {
+    const caller = await this.caller(principal)
+    if (!caller.admin) throw new ForbiddenError('only admins change workflow definitions')
+    return caller
+  }
+
+  // ---- instances -------------------------------------------------------------------------------
+
+  async instances(principal: Principal, query: InstanceQuery): Promise<Page<StoredInstance>> {
+    const caller = await this.caller(principal)
+    const clauses: Filter[] = []
+    if (!caller.admin) clauses.push({ participants: { $in: [...caller.ids] } })
+    for (const field of ['domain', 'status', 'entity', 'submitter'] as const) {
+      const value = query[field]
+      if (value !== undefined) clauses.push(where(field, value))
+    }
+    const filter: Filter = clauses.length ? { $and: clauses } : {}
+    const collection = this.instancesStore.collection
+    const [items, total] = await Promise.all([
+      collection.find(filter, { sort: [['submitted_at', 1], ['_id', 1]], skip: query.offset, limit: query.limit }),
+      collection.count(filter),
+    ])
+    return { items, total, limit: query.limit, offset: query.offset }
+  }
+
+  private async visibleInstance(caller: Caller, id: string): Promise<StoredInstance> {
+    const instance = id.startsWith('WorkflowInstance/') ? await this.instancesStore.byId(id) : null
+    if (!instance || !(caller.admin || instance.participants.some((p) => caller.ids.has(p)))) throw new NotFoundError(`${id} not found`)
+    return instance
+  }
+
+  async instance(principal: Principal, id: string): Promise<InstanceDetail> {
+    const caller = await this.caller(principal)
+    const instance = await this.visibleInstance(caller, id)
+    const definition = await this.definitionOf(instance)
+    const spec = domainSpec(instance.domain as WorkflowDomainKey)
+    const entity = await this.records.get(instance.entity)
+    const to = instance.status === 'in_review' ? instance.stages.filter((s) => s.status === 'waiting') : []
+    const directory = to.length && entity ? await this.approvers.directory(spec, entity, definition) : { roles: {} }
+    const preview = to.map((stage) => {
+      const def = definition.stages.find((d) => d.key === stage.key)!
+      return { key: def.key, name: def.name, approver_role: def.approver_role, policy: def.policy, status: stage.status, approvers: approversOf(def, directory, barred(instance)) }
+    })
+    return { ...instance, preview }
+  }
+
+  async stages(principal: Principal, id: string): Promise<{ items: StageInstanceView[] }> {
+    const caller = await this.caller(principal)
+    const instance = await this.visibleInstance(caller, id)
+    const definition = await this.definitionOf(instance)
+    return {
+      items: instance.stages.map((stage, i) => {
+        const def = definition.stages[i]!
+        return { ...stage, name: def.name, approver_role: def.approver_role, policy: def.policy, ...(def.quorum !== undefined ? { quorum: def.quorum } : {}) }
+      }),
+    }
+  }
+
+  // ---- maintenance -----------------------------------------------------------------------------
+
+  async sweepOverdue(now: Date): Promise<OverdueReport> {
+    let marked = 0
+    let escalated = 0
+    const admins = { roles: { department_admin: await this.approvers.admins() } }
+    for (const instance of await this.instancesStore.collection.find({ status: 'in_review' })) {
+      const stage = activeStage(instance)
+      if (!stage?.due_at || now.getTime() < Date.parse(stage.due_at)) continue
+      const definition = await this.definitionsStore.byId(instance.workflow)
+      const def = definition?.stages.find((s) => s.key === stage.key)
+      if (!definition || !def) continue
+      if ((await this.quietly(instance._id, (current) => markOverdue(current, now)))) marked++
+      const at = def.due_in_days !== undefined ? escalatesAt(stage, def.due_in_days) : undefined
+      if (at !== undefined && now.getTime() >= Date.parse(at) && stage.escalated_at === undefined) {
+        if (await this.quietly(instance._id, (current) => escalate(current, definition, admins, now))) escalated++
+      }
+    }
+    return { marked, escalated }
+  }
+
+  /** A maintenance action: true when applied; a lost race or refusal is left for the next run. */
+  private async quietly(id: string, run: (current: StoredInstance) => Outcome<StoredInstance>): Promise<boolean> {
+    try {
+      return (await this.instancesStore.act(id, run)).applied
+    } catch (error) {
+      if (error instanceof WorkflowConflictError) return false
+      throw error
+    }
+  }
+
   /** Start-up and maintenance: repairs entities and instances a crash left out of step (repair.ts). */
-  async repair(): Promise<{ repaired: number }> { return todo() }
-  /** Seeds the six definitions and the committee groups when missing; running it again changes nothing. */
-  async seed(): Promise<void> { return todo() }
+  repair(): Promise<{ repaired: number }> {
+    return this.projector.sweep()
+  }
+
+  /** Seeds the six definitions when missing; running it again changes nothing. */
+  seed(): Promise<void> {
+    return this.definitionsStore.seed()
+  }
+
+  /** An approved major plan marks its plan approved, once. */
+  private async onApproved(spec: DomainSpec, entity: ApiRecord): Promise<void> {
+    if (spec.domain !== 'major_plans' || typeof entity.plan !== 'string') return
+    const plan = await this.records.get(entity.plan)
+    if (plan && plan.approved_at === undefined) await this.records.update(plan._id, { approved_at: this.now().toISOString(), approval: entity._id })
+  }
 }
+
+const legacyActions: Record<string, string> = { approved: 'approve', rejected: 'reject', revision_requested: 'request_revision', delegated: 'delegate' }

@@ -1,0 +1,57 @@
+import { ForbiddenError } from '../errors.js'
+import type { ApiRecord, RecordService } from '../records/service.js'
+import { where, type Filter } from '../store/port.js'
+import type { Caller } from './identity.js'
+import type { DomainSpec, EntityFields } from './registry.js'
+import type { StoredInstance } from './types.js'
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [])
+
+/**
+ * Who may create, edit and submit a domain's entity (DESIGN 6.3): for the `student` rule the student,
+ * one of their advisors or an admin; for `self` the applicant or an admin; for `nominator` faculty,
+ * staff or admins, as the nominator. Refused with the reason.
+ */
+export async function checkMayWrite(spec: DomainSpec, caller: Caller, entity: EntityFields, records: RecordService): Promise<void> {
+  const owner = entity[spec.ownerField]
+  switch (spec.submitterRule) {
+    case 'student': {
+      if (caller.admin || (typeof owner === 'string' && caller.ids.has(owner))) return
+      const student = typeof owner === 'string' ? await records.get(owner) : null
+      if (caller.personId && strings(student?.advisors).includes(caller.personId)) return
+      throw new ForbiddenError(`only the student, their advisors or an admin may do this for ${spec.entityClass}`)
+    }
+    case 'self':
+      if (caller.admin || (typeof owner === 'string' && caller.ids.has(owner))) return
+      throw new ForbiddenError(`a ${spec.entityClass} is made by the applicant for themselves`)
+    case 'nominator':
+      if (!['faculty', 'staff', 'admin'].includes(caller.role)) throw new ForbiddenError('only faculty, staff and admins nominate')
+      if (caller.admin || (typeof owner === 'string' && caller.ids.has(owner))) return
+      throw new ForbiddenError('a nomination is made by its nominator')
+  }
+}
+
+/**
+ * Whether the caller may see the entity: admins all; the person it belongs to (student, applicant,
+ * nominator); for student entities that student's advisors; anyone who submitted it or is or was
+ * asked to decide on it.
+ */
+export async function canSee(spec: DomainSpec, caller: Caller, entity: ApiRecord, instance: StoredInstance | null, records: RecordService): Promise<boolean> {
+  if (caller.admin) return true
+  const owner = entity[spec.ownerField]
+  if (typeof owner === 'string' && caller.ids.has(owner)) return true
+  if (instance?.participants.some((id) => caller.ids.has(id))) return true
+  if (spec.submitterRule !== 'student' || !caller.personId || typeof owner !== 'string') return false
+  return strings((await records.get(owner))?.advisors).includes(caller.personId)
+}
+
+/**
+ * The list filter of what the caller may see (the same rule as canSee): their own, their advisees'
+ * (student entities), and those whose instance they take part in.
+ */
+export async function visibleFilter(spec: DomainSpec, caller: Caller, participantEntities: readonly string[], advisees: () => Promise<string[]>): Promise<Filter> {
+  const ids = [...caller.ids]
+  const clauses: Filter[] = [where(spec.ownerField, { $in: ids }), { _id: { $in: participantEntities } }]
+  if (spec.submitterRule === 'student' && caller.personId) clauses.push(where(spec.ownerField, { $in: await advisees() }))
+  return { $or: clauses }
+}

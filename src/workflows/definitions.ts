@@ -1,0 +1,94 @@
+import { checkDefinition, type WorkflowStage } from '../domain/workflow/index.js'
+import { BadRequestError, ConflictError, NotFoundError } from '../errors.js'
+import type { RecordService } from '../records/service.js'
+import type { ClassDef, CompiledSchema } from '../schema/index.js'
+import { registry, type WorkflowDomainKey } from './registry.js'
+import type { DefinitionInput, StoredDefinition } from './types.js'
+
+const advisor = (policy: WorkflowStage['policy'] = 'all'): WorkflowStage =>
+  ({ key: 'advisor', name: 'Advisor approval', approver_role: 'advisor', policy, due_in_days: 14 })
+const admin: WorkflowStage = { key: 'department', name: 'Department approval', approver_role: 'department_admin', policy: 'any', due_in_days: 7 }
+const committee = (name: string, policy: WorkflowStage['policy'], quorum?: number): WorkflowStage =>
+  ({ key: 'committee', name, approver_role: 'committee_member', policy, ...(quorum !== undefined ? { quorum } : {}), due_in_days: 21 })
+
+/**
+ * The definitions seeded when a domain has none (DESIGN 6.3's table). Advisor stages ask every advisor
+ * (`all`, as the thesis row says); the department stage any one admin. The fellowship and award
+ * committees name no group: their members are those of the Group named in the registry row.
+ */
+export const seededStages: Readonly<Record<WorkflowDomainKey, readonly WorkflowStage[]>> = {
+  honors_thesis: [advisor(), admin],
+  independent_research: [{ ...advisor(), name: 'Supervisor approval' }, admin],
+  fellowships: [advisor(), committee('Fellowship committee review', 'quorum', 2), admin],
+  award_nominations: [committee('Awards committee review', 'quorum', 2), admin],
+  major_plans: [advisor(), admin],
+  graduate_milestones: [advisor(), committee('Committee approval', 'all'), admin],
+}
+
+/** The definition's record id: one per domain and version, so two writers of the next version meet on it. */
+export function definitionIdOf(domain: WorkflowDomainKey, version: number): string {
+  return `Workflow/${domain}-v${version}`
+}
+
+/** Versioned definitions: a definition is never changed; a new version is a new record. */
+export class Definitions {
+  private readonly cls: ClassDef
+
+  constructor(private readonly records: RecordService, schema: CompiledSchema) {
+    this.cls = schema.class('Workflow')!
+  }
+
+  async byId(id: string): Promise<StoredDefinition | null> {
+    if (!id.startsWith('Workflow/')) return null
+    return await this.records.get(id) as unknown as StoredDefinition | null
+  }
+
+  async all(): Promise<StoredDefinition[]> {
+    return await this.records.find(this.cls, {}, { sort: [['domain', 1], ['version', 1]] }) as unknown as StoredDefinition[]
+  }
+
+  /** The domain's newest version, which new instances start on. */
+  async current(domain: WorkflowDomainKey): Promise<StoredDefinition> {
+    const [newest] = await this.records.find(this.cls, { domain }, { sort: [['version', -1]], limit: 1 })
+    if (!newest) throw new ConflictError(`no workflow is defined for ${domain}`)
+    return newest as unknown as StoredDefinition
+  }
+
+  /** Adds the next version of the domain's workflow. */
+  async add(input: DefinitionInput): Promise<StoredDefinition> {
+    if (!registry.has(input.domain)) throw new BadRequestError(`domain: no workflow domain ${String(input.domain)}`)
+    const [newest] = await this.records.find(this.cls, { domain: input.domain }, { sort: [['version', -1]], limit: 1 })
+    const version = ((newest?.version as number | undefined) ?? 0) + 1
+    const fields = {
+      domain: input.domain, name: input.name, version, stages: input.stages,
+      ...(input.description !== undefined ? { description: input.description } : {}),
+    }
+    const refusal = checkDefinition({ _id: definitionIdOf(input.domain, version), ...fields })
+    if (refusal) throw new BadRequestError(refusal.field ? `${refusal.field}: ${refusal.reason}` : refusal.reason)
+    return await this.records.create('Workflow', fields, { key: `${input.domain}-v${version}` }) as unknown as StoredDefinition
+  }
+
+  /** A new version of the definition `id`'s domain; `id` must be a definition, and the domain may not change. */
+  async addVersion(id: string, input: DefinitionInput): Promise<StoredDefinition> {
+    const existing = await this.byId(id)
+    if (!existing) throw new NotFoundError(`${id} not found`)
+    if (input.domain !== undefined && input.domain !== existing.domain) {
+      throw new BadRequestError(`domain: ${id} is a workflow of ${existing.domain}; a new version keeps its domain`)
+    }
+    return this.add({ ...input, domain: existing.domain as WorkflowDomainKey })
+  }
+
+  /** Seeds version 1 of every domain that has no definition; running it again changes nothing. */
+  async seed(): Promise<void> {
+    for (const spec of registry.values()) {
+      if (await this.records.get(definitionIdOf(spec.domain, 1))) continue
+      if ((await this.records.find(this.cls, { domain: spec.domain }, { limit: 1 })).length) continue
+      try {
+        await this.records.create('Workflow', { domain: spec.domain, name: spec.workflowName, version: 1, stages: seededStages[spec.domain] }, { key: `${spec.domain}-v1` })
+      } catch (error) {
+        // Another process seeded it first.
+        if (!(error instanceof ConflictError)) throw error
+      }
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import { entityStatusOf, milestoneStatusOf, type WorkflowInstance } from '../domain/workflow/index.js'
+import { ConflictError } from '../errors.js'
+import type { ApiRecord, RecordService } from '../records/service.js'
+import type { CompiledSchema } from '../schema/index.js'
+import type { Instances } from './persistence.js'
+import { registry, type DomainSpec } from './registry.js'
+import type { EntityView } from './types.js'
+
+const projectAttempts = 5
+
+/**
+ * The entity's fields that follow from its instance: `status` (submitted while in review), a
+ * milestone's `milestone_status`. Null when the entity already shows them.
+ */
+export function projection(spec: DomainSpec, entity: Readonly<Record<string, unknown>>, instance: WorkflowInstance | null): Record<string, unknown> | null {
+  const wanted: Record<string, unknown> = { status: entityStatusOf(instance) }
+  if (spec.domain === 'graduate_milestones') {
+    wanted.milestone_status = instance ? milestoneStatusOf(instance, true) : entity.milestone_status
+  }
+  return Object.entries(wanted).some(([field, value]) => entity[field] !== value) ? wanted : null
+}
+
+/** What else an approval changes (a major-plan approval marks its plan approved); run again by a repeat, so idempotent. */
+export type OnApproved = (spec: DomainSpec, entity: ApiRecord) => Promise<void>
+
+/**
+ * Submitting writes twice, the instance first and then the entity's status; every later action does
+ * the same. So the instance is the truth and the entity's status a projection of it, written by a
+ * compare-and-set on the entity's `_version` from the instance read after the entity: whichever
+ * projection writes last wrote from the newest instance. A process that dies between the two writes
+ * leaves an instance whose entity lags; `sweep` (at start-up and as a maintenance job) finds and
+ * projects it. The reverse, an entity `submitted` with no instance, cannot arise from this order; the
+ * sweep still returns such an entity to draft.
+ */
+export class Projector {
+  constructor(
+    private readonly records: RecordService,
+    private readonly schema: CompiledSchema,
+    private readonly instances: Instances,
+    private readonly onApproved: OnApproved,
+  ) {}
+
+  /** Brings the entity in step with its instance as it is now; the entity as it then stands. */
+  async project(spec: DomainSpec, entityId: string): Promise<EntityView> {
+    for (let attempt = 0; attempt < projectAttempts; attempt++) {
+      const entity = await this.records.get(entityId)
+      if (!entity) throw new ConflictError(`${entityId} no longer exists`)
+      const instance = await this.instances.ofEntity(entityId)
+      const patch = projection(spec, entity, instance)
+      if (!patch) return entity as unknown as EntityView
+      try {
+        // Before the entity's write, so a crash between the two leaves the entity for the sweep to finish.
+        if (patch.status === 'approved') await this.onApproved(spec, entity)
+        return await this.records.update(entityId, patch, { expectVersion: entity._version }) as unknown as EntityView
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error
+      }
+    }
+    throw new ConflictError(`${entityId} is being changed by others too often; try again`)
+  }
+
+  /**
+   * Repairs what a crash between the two writes left: instances in review whose entity is not
+   * `submitted`, and entities `submitted` whose instance is not in review (or missing). Both sets are
+   * open work, so the sweep reads no closed history.
+   */
+  async sweep(): Promise<{ repaired: number }> {
+    let repaired = 0
+    const byDomain = new Map([...registry.values()].map((spec) => [spec.domain as string, spec]))
+    for (const instance of await this.instances.collection.find({ status: 'in_review' })) {
+      const spec = byDomain.get(instance.domain)
+      const entity = spec && await this.records.get(instance.entity)
+      if (spec && entity && projection(spec, entity, instance)) {
+        await this.project(spec, entity._id)
+        repaired++
+      }
+    }
+    for (const spec of registry.values()) {
+      const cls = this.schema.class(spec.entityClass)!
+      for (const entity of await this.records.find(cls, { status: 'submitted' })) {
+        const instance = await this.instances.ofEntity(entity._id)
+        if (instance?.status === 'in_review') continue
+        await this.project(spec, entity._id)
+        repaired++
+      }
+    }
+    return { repaired }
+  }
+}
