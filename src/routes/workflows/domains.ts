@@ -23,9 +23,9 @@ const createFields: Partial<Record<WorkflowDomainKey, readonly string[]>> = { ma
 
 /** What a create says beyond who may see the entity (DESIGN 6.3, who creates). */
 const createHelp: Record<DomainSpec['submitterRule'], string> = {
-  student: 'The student it is about, one of their advisors, or an admin.',
-  self: 'Anyone, for themselves; admins for anyone.',
-  nominator: 'Faculty, staff and admins, as the nominator, who never decides on the nomination.',
+  student: 'The student it is about (by default the caller), one of their advisors, or an admin.',
+  self: 'Anyone, for themselves (the applicant defaults to the caller); admins for anyone.',
+  nominator: 'Faculty, staff and admins, as the nominator (by default the caller), who never decides on the nomination.',
 }
 const who = 'Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404).'
 
@@ -44,7 +44,7 @@ function listQuery(app: App, spec: DomainSpec) {
 function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
   const { workflows } = app
   const { domain, base, entityClass: noun, crud } = spec
-  const schemas = entitySchemas(app.schema, noun, createFields[domain])
+  const schemas = entitySchemas(app.schema, noun, spec.ownerField, createFields[domain])
   const record = answers.Entity(schemas.record)
   const params = entityParams(noun)
   const transition = answers.Transition(schemas.record)

@@ -82,17 +82,17 @@ function withRequired(schema: TObject, required: readonly string[]): TObject {
 
 /**
  * The create and update bodies and the record of an entity class, from the class schema, without the
- * managed fields in bodies. `only`: the fields a create takes when the service derives the rest (a major
- * plan approval takes its plan, whose student and degree the service reads).
+ * managed fields in bodies. `owner`: the field naming whom the entity belongs to, optional on create
+ * (it defaults to the caller's Person). `only`: the fields a create takes when the service derives the
+ * rest (a major plan approval takes its plan, whose student and degree the service reads).
  */
-export function entitySchemas(schema: CompiledSchema, className: string, only?: readonly string[]) {
-  const create = without(objectSchema(schema.builder.classSchema(className, 'create')), managed)
-  const skipped = only ? new Set(Object.keys(create.properties).filter((name) => !only.includes(name))) : new Set<string>()
+export function entitySchemas(schema: CompiledSchema, className: string, owner: string, only?: readonly string[]) {
+  const full = without(objectSchema(schema.builder.classSchema(className, 'create')), managed)
+  const skipped = only ? new Set(Object.keys(full.properties).filter((name) => !only.includes(name))) : new Set<string>()
+  const create = skipped.size ? without(full, skipped) : full
   return {
     record: objectSchema(schema.builder.classSchema(className, 'record')),
-    create: skipped.size ? without(create, skipped) : create,
+    create: withRequired(create, (create.required ?? []).filter((name) => name !== owner || only?.includes(name))),
     update: without(objectSchema(schema.builder.classSchema(className, 'update')), managed),
   }
 }
-
-export const pagingQuery = Type.Object(paging, { additionalProperties: false })
