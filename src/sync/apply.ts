@@ -1,0 +1,137 @@
+import type { MappedRecord, Refs, RowError, SourceRef, SyncKind } from '../domain/oneroster/types.js'
+import type { RecordUpdate, SyncPlan } from '../domain/oneroster/plan.js'
+import { AppError } from '../errors.js'
+import type { AuditLog } from '../privacy/audit-log.js'
+import type { Enrollments } from '../privacy/enrollments.js'
+import type { ApiRecord, RecordService } from '../records/service.js'
+import type { KindRecords } from './current.js'
+
+/** Records written between checkpoints; a stop request waits at most one page of writes. */
+export const applyPageSize = 100
+
+export interface Applied {
+  created: number
+  updated: number
+  deactivated: number
+  errors: RowError[]
+}
+
+export interface ApplyContext {
+  readonly records: RecordService
+  readonly enrollments: Enrollments
+  readonly auditLog: AuditLog
+  /** Ties the audit entries of enrollment writes to the run. */
+  readonly runId: string
+  readonly signal: AbortSignal
+  /** Current store ids by kind; looked up as the writes go, so a record created earlier in the run is found. */
+  readonly maps: Readonly<Record<string, KindRecords>>
+}
+
+const classOfKind: Record<Exclude<SyncKind, 'person'>, string> = { course: 'Course', section: 'Section', enrollment: 'Enrollment' }
+
+class RowRefused extends Error {}
+
+/** Stops between pages when the job is asked to stop; the job runs again later and finds the writes done. */
+export function checkpoint(signal: AbortSignal): void {
+  if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('the run was stopped')
+}
+
+/**
+ * Writes a plan page by page through the record service (enrollments through their service, each write
+ * audited). A write the service refuses (a taken email, a reference that no longer resolves) is reported
+ * as that row's error and the run goes on; anything else (the store failing) ends the run.
+ */
+export async function applyPlan(plan: SyncPlan, context: ApplyContext): Promise<Applied> {
+  const applied: Applied = { created: 0, updated: 0, deactivated: 0, errors: [] }
+  const steps: (() => Promise<void>)[] = [
+    ...plan.create.map((record) => () => guarded(record.row, record.source.sourced_id, applied, async () => {
+      const created = await create(plan.kind, record, context)
+      context.maps[plan.kind]?.idOf.set(record.source.sourced_id, created._id)
+      context.maps[plan.kind]?.sourcedOf.set(created._id, record.source.sourced_id)
+      applied.created++
+    })),
+    ...plan.update.map((update) => () => guarded(update.row, update.source.sourced_id, applied, async () => {
+      await update_(plan.kind, update, context)
+      applied.updated++
+    })),
+    ...plan.deactivate.map((gone) => () => guarded(0, gone.source?.sourced_id ?? gone._id, applied, async () => {
+      await write(plan.kind, gone._id, { active: false }, context)
+      applied.deactivated++
+    })),
+  ]
+  for (let start = 0; start < steps.length; start += applyPageSize) {
+    checkpoint(context.signal)
+    for (const step of steps.slice(start, start + applyPageSize)) await step()
+  }
+  return applied
+}
+
+async function guarded(row: number, sourcedId: string, applied: Applied, write: () => Promise<void>): Promise<void> {
+  try {
+    await write()
+  } catch (error) {
+    if (!(error instanceof RowRefused) && !(error instanceof AppError && error.statusCode < 500)) throw error
+    applied.errors.push({ row, sourced_id: sourcedId, message: error.message.slice(0, 1000) })
+  }
+}
+
+async function create(kind: SyncKind, record: MappedRecord, context: ApplyContext): Promise<ApiRecord> {
+  const { '@type': personClass, ...values } = record.values as Record<string, unknown>
+  const body = { ...values, ...translate(record.refs, context), source: record.source }
+  if (kind === 'enrollment') {
+    const created = await context.enrollments.create(body)
+    await audit(context, created._id, 'create')
+    return created
+  }
+  return context.records.create(kind === 'person' ? String(personClass) : classOfKind[kind], body)
+}
+
+async function update_(kind: SyncKind, update: RecordUpdate, context: ApplyContext): Promise<void> {
+  const { '@type': personClass, ...set } = update.set as Record<string, unknown>
+  if (personClass !== undefined) throw new RowRefused(`the feed now makes this person a ${String(personClass)}; a record's class is changed by hand, not by a sync`)
+  const patch: Record<string, unknown> = { ...set, ...translate(update.refs, context) }
+  if (Array.isArray(patch.instructors)) patch.instructors = await withUnsyncedInstructors(update._id, patch.instructors as string[], context)
+  await write(kind, update._id, patch, context)
+}
+
+async function write(kind: SyncKind, id: string, patch: Record<string, unknown>, context: ApplyContext): Promise<void> {
+  if (kind === 'enrollment') {
+    await context.enrollments.update(id, patch)
+    await audit(context, id, 'update')
+    return
+  }
+  await context.records.update(id, patch)
+}
+
+/** Instructors someone added by hand (people no sync owns) stay; the feed decides only about its own. */
+async function withUnsyncedInstructors(sectionId: string, fromFeed: readonly string[], context: ApplyContext): Promise<string[]> {
+  const section = await context.records.get(sectionId)
+  const synced = context.maps.person?.sourcedOf
+  const kept = (Array.isArray(section?.instructors) ? (section.instructors as string[]) : []).filter((id) => !synced?.has(id))
+  return [...new Set([...fromFeed, ...kept])]
+}
+
+/** References by sourcedId as store ids; a single reference that resolves to nothing refuses the row. */
+function translate(refs: Refs, context: ApplyContext): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  const idOf = (ref: SourceRef) => context.maps[ref.kind]?.idOf.get(ref.sourced_id)
+  for (const [field, ref] of Object.entries(refs)) {
+    if (Array.isArray(ref)) {
+      out[field] = (ref as readonly SourceRef[]).map(idOf).filter((id): id is string => id !== undefined)
+      continue
+    }
+    const id = idOf(ref as SourceRef)
+    if (id === undefined) throw new RowRefused(`${field} ${(ref as SourceRef).sourced_id} is not on record`)
+    out[field] = id
+  }
+  return out
+}
+
+/** Campus sync writes protected enrollments, so each write is audited like an admin's (DESIGN 6.1). */
+async function audit(context: ApplyContext, id: string, action: 'create' | 'update'): Promise<void> {
+  await context.auditLog.append({
+    userId: null, resourceType: 'enrollment', resourceId: id, action, ipAddress: '', success: true, statusCode: action === 'create' ? 201 : 200,
+    reason: null, authMethod: 'none', apiKeyId: null, apiKeyPrefix: null, role: null, basis: 'campus-sync',
+    method: 'JOB', route: 'campus-sync', requestId: context.runId, userAgent: null,
+  })
+}

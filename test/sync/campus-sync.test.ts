@@ -1,0 +1,194 @@
+import t from 'tap'
+import { buildTestApp } from '../helpers/app.js'
+import { campus, counts, fullPass, provider, restConfig, sync, syncDeps, writes } from './support.js'
+
+const later = (day: number) => `2025-10-${String(day).padStart(2, '0')}T10:00:00Z`
+
+t.test('a first sync creates every record, links teachers as instructors and audits enrollment writes', async (t) => {
+  const test = await buildTestApp(t)
+  const p = await provider(t)
+  const deps = syncDeps(test, restConfig(p))
+  const [courses, sections, people] = await fullPass(deps)
+  t.same(counts(courses!), { created: 2, updated: 0, unchanged: 0, deactivated: 0, skipped: 0, errors: 0, status: 'completed' })
+  t.same(counts(sections!), { created: 2, updated: 0, unchanged: 0, deactivated: 0, skipped: 0, errors: 0, status: 'completed' })
+  t.same(people!.by_kind.person, { created: 4, updated: 0, unchanged: 0, deactivated: 0, skipped: 0 })
+  t.same(people!.by_kind.enrollment?.created, 2)
+  t.same(people!.errors, [])
+
+  const { records, schema } = test.app
+  const faculty = await records.find(schema.class('Faculty')!, { campus_id: 'net-F1' })
+  t.equal(faculty.length, 1)
+  t.same(faculty[0]!.source, { system: 'oneroster', sourced_id: 'F1' })
+  const grad = await records.find(schema.class('Person')!, { type: 'GraduateStudent' })
+  t.same(grad.map((g) => g.campus_id), ['net-S2'])
+  t.equal((await records.find(schema.class('Person')!, { type: 'Staff' })).length, 1)
+  const section = (await records.find(schema.class('Section')!, { section_number: '01' }))[0]!
+  t.same(section.instructors, [faculty[0]!._id], 'the teacher enrollment made the teacher an instructor')
+  t.equal(section.term, '25F')
+  const enrollments = await records.find(schema.class('Enrollment')!, {})
+  t.same(enrollments.map((e) => [e.term, e.status, (e.source as { sourced_id: string }).sourced_id]).sort(), [['25F', 'enrolled', 'E2'], ['25F', 'enrolled', 'E3']])
+  const audit = await test.app.auditLog.list({ resourceType: 'enrollment', limit: 10, offset: 0 })
+  t.same(audit.items.map((e) => [e.action, e.basis, e.resourceId]).sort(), enrollments.map((e) => ['create', 'campus-sync', e._id]).sort())
+  const runs = await records.find(schema.class('SyncRun')!, {})
+  t.same(runs.map((r) => [r.kind, r.status, r.created]).sort(), [['courses', 'completed', 2], ['people', 'completed', 6], ['sections', 'completed', 2]])
+})
+
+t.test('a second run with nothing changed asks only for changes and writes nothing', async (t) => {
+  const test = await buildTestApp(t)
+  const p = await provider(t)
+  const deps = syncDeps(test, restConfig(p))
+  await fullPass(deps)
+  const before = writes(test)
+  p.requests.length = 0
+  const again = await fullPass(deps)
+  for (const result of again) t.same([result.created, result.updated, result.deactivated, result.errors.length, result.status], [0, 0, 0, 0, 'completed'])
+  t.same(writes(test), before, 'no record, audit entry or watermark written')
+  const users = p.requests.find((u) => u.pathname.endsWith('/users'))!
+  t.equal(users.searchParams.get('filter'), "dateLastModified>'2025-09-01T10:00:00Z'", 'the delta starts at the newest dateLastModified the source reported')
+})
+
+t.test('a bulk run over what is already on record reports every record unchanged', async (t) => {
+  const test = await buildTestApp(t)
+  const p = await provider(t)
+  await fullPass(syncDeps(test, restConfig(p)))
+  await test.app.store.collection('sync_watermarks').deleteMany({})
+  const before = writes(test)
+  const [courses, sections, people] = await fullPass(syncDeps(test, restConfig(p)))
+  t.same([courses!.unchanged, sections!.unchanged, people!.by_kind.person?.unchanged, people!.by_kind.enrollment?.unchanged], [2, 2, 4, 2])
+  t.same(writes(test).people, before.people)
+  t.same(writes(test).enrollments, before.enrollments)
+})
+
+t.test('a delta run applies exactly the changed, new and tobedeleted rows', async (t) => {
+  const test = await buildTestApp(t)
+  const p = await provider(t)
+  const deps = syncDeps(test, restConfig(p, { maxDeactivatePercent: 30 }))
+  await fullPass(deps)
+  const users = p.feed.users
+  Object.assign(users.find((u) => u.sourcedId === 'S1')!, { familyName: 'Renamed', dateLastModified: later(1) })
+  Object.assign(users.find((u) => u.sourcedId === 'S2')!, { status: 'tobedeleted', dateLastModified: later(2) })
+  users.push({ ...users.find((u) => u.sourcedId === 'S1')!, sourcedId: 'S3', identifier: 'net-S3', email: 's3@campus.example.edu', familyName: 'New', dateLastModified: later(3) })
+  const before = writes(test)
+  const result = await sync(deps, { kind: 'people' })
+  t.same(result.by_kind.person, { created: 1, updated: 1, unchanged: 0, deactivated: 1, skipped: 0 })
+  t.equal(writes(test).people - before.people, 3, 'three people written, no more')
+  const { records, schema } = test.app
+  t.same((await records.find(schema.class('Person')!, { campus_id: 'net-S1' }))[0]!.last_name, 'Renamed')
+  t.equal((await records.find(schema.class('Person')!, { campus_id: 'net-S2' }))[0]!.active, false, 'deactivated, not deleted')
+  t.equal((await records.find(schema.class('Person')!, { campus_id: 'net-S3' })).length, 1)
+  const next = await sync(deps, { kind: 'people' })
+  t.same([next.created, next.updated, next.deactivated], [0, 0, 0])
+  t.equal(p.requests.filter((u) => u.pathname.endsWith('/users')).at(-1)!.searchParams.get('filter'), `dateLastModified>'${later(3)}'`)
+})
+
+t.test('bad rows are reported with their row and sourcedId and skipped; the rest is synced', async (t) => {
+  const test = await buildTestApp(t)
+  const feed = campus()
+  feed.courses.push({ sourcedId: 'C3', status: 'active', title: 'Bad', courseCode: 'not a code!' }, { sourcedId: 'C1', status: 'active', title: 'Again', courseCode: 'CSX 999' })
+  feed.users.push({ sourcedId: 'X1', status: 'active', givenName: 'No', familyName: 'Id', roles: [{ roleType: 'primary', role: 'student' }] })
+  feed.users.push({ sourcedId: 'X2', status: 'active', givenName: 'Bad', familyName: 'Role', identifier: 'net-X2', roles: [{ roleType: 'primary', role: 'overlord' }] })
+  const p = await provider(t, feed)
+  const [courses, , people] = await fullPass(syncDeps(test, restConfig(p)))
+  t.equal(courses!.created, 2)
+  t.same(courses!.errors.map((e) => [e.row, e.sourced_id]), [[3, 'C3'], [4, 'C1']])
+  t.match(courses!.errors[0]!.message, /courseCode "not a code!"/)
+  t.match(courses!.errors[1]!.message, /duplicate sourcedId, first seen on row 1/)
+  t.equal(people!.by_kind.person?.created, 4)
+  t.same(people!.errors.map((e) => [e.row, e.sourced_id]), [[5, 'X1'], [6, 'X2']])
+  t.match(people!.errors[1]!.message, /unknown role "overlord"/)
+  t.equal(people!.status, 'completed')
+})
+
+t.test('the mass-deactivation guard stops a run before any write', async (t) => {
+  const test = await buildTestApp(t)
+  const p = await provider(t)
+  const deps = syncDeps(test, restConfig(p))
+  await fullPass(deps)
+  for (const id of ['S1', 'S2']) Object.assign(p.feed.users.find((u) => u.sourcedId === id)!, { status: 'tobedeleted', dateLastModified: later(5) })
+  Object.assign(p.feed.users.find((u) => u.sourcedId === 'F1')!, { familyName: 'Changed too', dateLastModified: later(5) })
+  const before = writes(test)
+  const result = await sync(deps, { kind: 'people' })
+  t.equal(result.status, 'refused')
+  t.match(result.message, /would deactivate 2 of 4 active person records \(50%\), more than the 10% allowed; nothing was written/)
+  t.same(writes(test), before, 'not even the unrelated change was written')
+  const runs = await test.app.records.find(test.app.schema.class('SyncRun')!, { status: 'refused' })
+  t.equal(runs.length, 1)
+})
+
+t.test('a dry run answers the diff and writes no record', async (t) => {
+  const test = await buildTestApp(t)
+  const p = await provider(t)
+  const deps = syncDeps(test, restConfig(p))
+  await sync(deps, { kind: 'courses' })
+  p.feed.courses[0]!.title = 'Retitled'
+  p.feed.courses[0]!.dateLastModified = later(1)
+  const before = writes(test)
+  const result = await sync(deps, { kind: 'courses', dryRun: true })
+  t.equal(result.dry_run, true)
+  t.equal(result.updated, 1)
+  t.same(result.diff?.course?.update.map((u) => u.set), [{ title: 'Retitled' }])
+  t.same(writes(test), before)
+  t.equal((await test.app.records.find(test.app.schema.class('Course')!, { course_code: 'CSX 101' }))[0]!.title, 'Intro to Computing')
+})
+
+t.test('a feed answering 500 mid-way leaves the pages before it applied and fails the run with the reason', async (t) => {
+  const test = await buildTestApp(t)
+  const feed = campus()
+  for (let n = 1; n <= 3; n++) feed.users.push({ ...feed.users[2]!, sourcedId: `S9${n}`, identifier: `net-S9${n}`, email: `s9${n}@campus.example.edu` })
+  const p = await provider(t, feed)
+  p.failAt = { collection: 'users', offset: 4 }
+  const deps = syncDeps(test, restConfig(p))
+  await sync(deps, { kind: 'courses' })
+  const result = await sync(deps, { kind: 'people' })
+  t.equal(result.status, 'failed')
+  t.match(result.message, /OneRoster users at offset 4: provider answered HTTP 500/)
+  t.equal(result.by_kind.person?.created, 4, 'the two pages before the failure were written')
+  t.equal(result.deactivated, 0, 'nothing read as absent')
+  t.equal(await test.app.store.collection('sync_watermarks').count({ collection: 'users' }), 0, 'the watermark does not move past a failed run')
+  const run = (await test.app.records.find(test.app.schema.class('SyncRun')!, { kind: 'people' }))[0]!
+  t.same([run.status, run.created], ['failed', 4])
+  t.match(run.message, /HTTP 500/)
+  p.failAt = undefined
+  const resumed = await sync(deps, { kind: 'people' })
+  t.same([resumed.status, resumed.by_kind.person?.created, resumed.by_kind.person?.unchanged], ['completed', 3, 4])
+})
+
+t.test('an expired OAuth token is renewed once and the run goes on', async (t) => {
+  const test = await buildTestApp(t)
+  const p = await provider(t)
+  const deps = syncDeps(test, restConfig(p))
+  await sync(deps, { kind: 'courses' })
+  t.equal(p.tokenRequests, 1)
+  p.valid.clear()
+  const result = await sync(deps, { kind: 'sections' })
+  t.equal(result.status, 'completed')
+  t.equal(result.created, 2)
+  t.equal(p.tokenRequests, 2, 'one renewal')
+})
+
+t.test('a person matched by campus id is adopted and keeps their own bio and research interests', async (t) => {
+  const test = await buildTestApp(t)
+  const { records, schema } = test.app
+  const existing = await records.create('Faculty', { first_name: 'Old', last_name: 'Name', campus_id: 'net-F1', bio: 'I study feeds.', research_interests: ['rostering'], phone: '555-0100' })
+  const p = await provider(t)
+  const result = await sync(syncDeps(test, restConfig(p)), { kind: 'people' })
+  t.equal(result.by_kind.person?.updated, 1)
+  t.equal(result.by_kind.person?.created, 3)
+  const after = await records.get(existing._id)
+  t.same([after!.first_name, after!.bio, after!.research_interests, after!.phone], ['Given-F1', 'I study feeds.', ['rostering'], '555-0100'])
+  t.same(after!.source, { system: 'oneroster', sourced_id: 'F1' })
+  t.equal((await records.find(schema.class('Person')!, { campus_id: 'net-F1' })).length, 1, 'no second record for the same campus id')
+})
+
+t.test('a stop request is honoured at a checkpoint and a later run completes the work', async (t) => {
+  const test = await buildTestApp(t)
+  const p = await provider(t)
+  const deps = syncDeps(test, restConfig(p))
+  const controller = new AbortController()
+  controller.abort(new Error('the process is shutting down'))
+  const { runCampusSync } = await import('../../src/sync/runner.js')
+  const { jobContext } = await import('./support.js')
+  await t.rejects(runCampusSync(deps, { kind: 'courses' }, jobContext(controller.signal)), /shutting down/)
+  t.equal(await test.app.store.collection('courses').count({}), 0)
+  t.equal((await sync(deps, { kind: 'courses' })).created, 2)
+})
