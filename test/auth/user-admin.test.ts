@@ -32,6 +32,7 @@ t.test('GET /api/users: admins only, by email, filtered by role and by words of 
   t.same(await emails('search=grace%20hop'), ['gh@dept.example.edu'], 'every word must match')
   t.same(await emails('search=grace%20ada'), [], 'no user has both words')
   t.same(await emails('role=staff&search=grace'), [], 'filters combine')
+  t.same(await emails('search=.%2A'), [], 'search words are text, not patterns')
   const page = (await admin({ method: 'GET', url: '/api/users?limit=2&offset=1' })).json()
   t.same(page.items.map((u: { email: string }) => u.email), ['admin@dept.example.edu', 'bob@dept.example.edu'])
   t.match(page, { total: 5, limit: 2, offset: 1 })
