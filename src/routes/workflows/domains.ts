@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from '@sinclair/typebox'
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import { allow } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import { BadRequestError } from '../../errors.js'
@@ -28,6 +29,12 @@ const createHelp: Record<DomainSpec['submitterRule'], string> = {
   nominator: 'Faculty, staff and admins, as the nominator (by default the caller), who never decides on the nomination.',
 }
 const who = 'Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404).'
+
+/** A POST whose body is all optional may come with none, which stands for `{}`; what is sent is still validated. */
+function emptyBody(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  request.body ??= {}
+  done()
+}
 
 /** The query of a domain's list: paging, status, and the domain's own filters, typed as the fields they filter. */
 function listQuery(app: App, spec: DomainSpec) {
@@ -126,8 +133,9 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
       schema: {
         tags, summary: `Submit a ${noun} for approval, or resubmit it after a revision request`,
         description: `Starts the review at the first stage (a resubmission starts the next round). 409 naming the role when a stage would have no approver. ${who}`,
-        params, querystring: noQuery, body: Type.Optional(NoBody), response: decided,
+        params, querystring: noQuery, body: NoBody, response: decided,
       },
+      preValidation: emptyBody,
     }, async (request) => workflows.submit(domain, principalOf(request), request.params.id))
   }
 
@@ -135,9 +143,10 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
     config: { policy },
     schema: {
       tags, summary: `Withdraw a ${noun} from review`, description: `The submitter, until the review is final. ${who}`,
-      params, querystring: noQuery, body: Type.Optional(WithdrawBody), response: decided,
+      params, querystring: noQuery, body: WithdrawBody, response: decided,
     },
-  }, async (request) => workflows.withdraw(domain, principalOf(request), request.params.id, { ...(request.body?.comment !== undefined ? { comment: request.body.comment } : {}) }))
+    preValidation: emptyBody,
+  }, async (request) => workflows.withdraw(domain, principalOf(request), request.params.id, request.body))
 
   app.get(`${base}/:id/history`, {
     config: { policy },
@@ -157,6 +166,7 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
       app.post(`${base}/:id/${path}`, {
         config: { policy },
         schema: { tags, summary: `${summary} a ${noun}`, description: decisionHelp, params, querystring: noQuery, body, response: decided },
+        preValidation: emptyBody,
       }, async (request) => workflows.decide(domain, principalOf(request), request.params.id, { decision, ...request.body }))
     }
     app.post(`${base}/:id/delegate`, {
