@@ -1,0 +1,161 @@
+import t from 'tap'
+import type { WorkflowDomainKey } from '../../src/workflows/registry.js'
+import { rejection, workflowDepartment, type Department } from './support.js'
+
+type Who = Parameters<Department['as']>[0]
+
+interface Case {
+  readonly domain: WorkflowDomainKey
+  readonly creator: Who
+  /** Makes the entity (a draft; a major plan is submitted as it is made). */
+  create(d: Department): Promise<string>
+  /** Who approves, stage by stage, to complete each stage. */
+  readonly stages: readonly (readonly Who[])[]
+  /** A field an edit after a revision request changes. */
+  readonly edit?: Readonly<Record<string, unknown>>
+  /** An approver of the first stage and a person they hand it to. */
+  readonly delegation: { readonly from: Who; readonly to: Who }
+}
+
+async function plan(d: Department): Promise<string> {
+  const degree = (await d.records.create('Degree', { name: 'Mathematics', degree_type: 'BS' }))._id
+  return (await d.records.create('StudentPlan', { student: d.ids.una, plan_name: 'Main', target_degree: degree, planned_courses: [] }))._id
+}
+
+const cases: readonly Case[] = [
+  {
+    domain: 'honors_thesis', creator: 'una', stages: [['fay'], ['admin']], edit: { title: 'Revised' }, delegation: { from: 'fay', to: 'gus' },
+    create: async (d) => (await d.workflows.create('honors_thesis', d.as('una'), { student: d.ids.una, advisor: d.ids.fay, title: 'T', abstract: 'A', term: '25F' }))._id,
+  },
+  {
+    domain: 'independent_research', creator: 'una', stages: [['gus'], ['admin2']], edit: { credits: 4 }, delegation: { from: 'gus', to: 'fred' },
+    create: async (d) => (await d.workflows.create('independent_research', d.as('una'), {
+      student: d.ids.una, supervisor: d.ids.gus, term: '26S', credits: 3, title: 'Lab work', description: 'Measuring',
+    }))._id,
+  },
+  {
+    domain: 'fellowships', creator: 'gina', stages: [['fay'], ['c1', 'c3'], ['admin']], edit: { statement: 'Better' }, delegation: { from: 'fay', to: 'gus' },
+    create: async (d) => (await d.workflows.create('fellowships', d.as('gina'), { applicant: d.ids.gina, fellowship: 'Dean fellowship', statement: 'S' }))._id,
+  },
+  {
+    domain: 'award_nominations', creator: 'gus', stages: [['c2', 'c3'], ['admin']], edit: { statement: 'More' }, delegation: { from: 'c1', to: 'fay' },
+    create: async (d) => (await d.workflows.create('award_nominations', d.as('gus'), { nominee: d.ids.una, award: 'Prize', statement: 'S' }))._id,
+  },
+  {
+    domain: 'major_plans', creator: 'una', stages: [['fay', 'fred'], ['admin']], delegation: { from: 'fred', to: 'gus' },
+    create: async (d) => (await d.workflows.create('major_plans', d.as('una'), { plan: await plan(d) }))._id,
+  },
+  {
+    domain: 'graduate_milestones', creator: 'gina', stages: [['fay'], ['c1', 'c2', 'c3'], ['admin']], edit: { title: 'Year 2 review' }, delegation: { from: 'fay', to: 'gus' },
+    create: async (d) => (await d.workflows.create('graduate_milestones', d.as('gina'), { student: d.ids.gina, milestone_type: 'annual_review', title: 'Review', documents: [] }))._id,
+  },
+]
+
+/** Submits unless the domain submits as it creates. */
+async function submitted(d: Department, c: Case): Promise<string> {
+  const id = await c.create(d)
+  if (c.domain !== 'major_plans') await d.workflows.submit(c.domain, d.as(c.creator), id)
+  return id
+}
+
+async function approveAll(t: Test, d: Department, c: Case, id: string, from = 0) {
+  for (const [i, stage] of c.stages.entries()) {
+    if (i < from) continue
+    for (const who of stage) {
+      const { instance } = await d.workflows.decide(c.domain, d.as(who), id, { decision: 'approve' })
+      t.equal(instance.stages[i]!.approvals.find((a) => a.approver === d.ids[who] && a.round === instance.round)?.status, 'approved', `${who} approved stage ${i}`)
+    }
+  }
+}
+type Test = Parameters<Parameters<typeof t.test>[1]>[0]
+
+for (const c of cases) {
+  t.test(`${c.domain}: submit, every stage approves, approved`, async (t) => {
+    const d = await workflowDepartment(t)
+    const id = await submitted(d, c)
+    const before = await d.workflows.get(c.domain, d.as(c.creator), id)
+    t.equal(before.status, 'submitted')
+    t.equal(before.instance?.status, 'in_review')
+    if (c.domain === 'graduate_milestones') t.equal(before.milestone_status, 'submitted')
+    await approveAll(t, d, c, id)
+    const after = await d.workflows.get(c.domain, d.as(c.creator), id)
+    t.equal(after.status, 'approved')
+    t.equal(after.instance?.status, 'approved')
+    if (c.domain === 'graduate_milestones') t.equal(after.milestone_status, 'approved')
+    if (c.domain === 'major_plans') {
+      const planRecord = await d.records.get(after.plan as string)
+      t.equal(planRecord?.approval, id, 'the plan is marked approved by this approval')
+      t.type(planRecord?.approved_at, 'string')
+    }
+    const { items } = await d.workflows.history(c.domain, d.as(c.creator), id)
+    t.same(items.map((h) => h.action), ['submit', ...c.stages.flat().map(() => 'approve')], 'history holds every action')
+  })
+
+  t.test(`${c.domain}: a rejection in the first stage rejects`, async (t) => {
+    const d = await workflowDepartment(t)
+    const id = await submitted(d, c)
+    const { entity, instance } = await d.workflows.decide(c.domain, d.as(c.stages[0]![0]!), id, { decision: 'reject', comment: 'no' })
+    t.equal(entity.status, 'rejected')
+    t.equal(instance.status, 'rejected')
+    t.same(instance.pending_approvers, [], 'nothing is left in anyone\'s queue')
+    if (c.domain === 'graduate_milestones') t.equal(entity.milestone_status, 'in_progress')
+    const late = await rejection(t, d.workflows.decide(c.domain, d.as(c.stages[0]!.at(-1)!), id, { decision: 'approve' }))
+    t.equal(late.statusCode, 409, 'a decision on a closed instance is a conflict')
+  })
+
+  t.test(`${c.domain}: revision requested in the last stage, edited, resubmitted, approved in round 2`, async (t) => {
+    const d = await workflowDepartment(t)
+    const id = await submitted(d, c)
+    const last = c.stages.length - 1
+    for (const [i, stage] of c.stages.entries()) {
+      if (i === last) break
+      for (const who of stage) await d.workflows.decide(c.domain, d.as(who), id, { decision: 'approve' })
+    }
+    const returned = await d.workflows.decide(c.domain, d.as(c.stages[last]![0]!), id, { decision: 'request_revision', comment: 'fix it' })
+    t.equal(returned.entity.status, 'revision_requested')
+    if (c.domain === 'graduate_milestones') t.equal(returned.entity.milestone_status, 'in_progress')
+    if (c.edit) {
+      const edited = await d.workflows.update(c.domain, d.as(c.creator), id, c.edit)
+      for (const [field, value] of Object.entries(c.edit)) t.equal(edited[field], value)
+    }
+    const again = await d.workflows.submit(c.domain, d.as(c.creator), id)
+    t.equal(again.instance.round, 2)
+    t.equal(again.entity.status, 'submitted')
+    t.equal(again.instance.current_stage, again.instance.stages[0]!.key, 'round 2 starts from the first stage')
+    await approveAll(t, d, c, id)
+    const after = await d.workflows.get(c.domain, d.as(c.creator), id)
+    t.equal(after.status, 'approved')
+    const rounds = (await d.workflows.history(c.domain, d.as(c.creator), id)).items.map((h) => `${h.action}@${h.round}`)
+    t.ok(rounds.includes('request_revision@1') && rounds.includes('resubmit@2'), 'history keeps both rounds')
+  })
+
+  t.test(`${c.domain}: delegate, the delegate decides on behalf`, async (t) => {
+    const d = await workflowDepartment(t)
+    const id = await submitted(d, c)
+    const { from, to } = c.delegation
+    const handed = await d.workflows.delegate(c.domain, d.as(from), id, { to: d.ids[to], comment: 'away' })
+    t.ok(handed.instance.pending_approvers.includes(d.ids[to]) && !handed.instance.pending_approvers.includes(d.ids[from]))
+    const queue = await d.workflows.pending(c.domain, d.as(to), { limit: 10, offset: 0 })
+    t.equal(queue.items[0]?.on_behalf_of, d.ids[from], 'the delegate\'s queue says for whom')
+    const refused = await rejection(t, d.workflows.decide(c.domain, d.as(from), id, { decision: 'approve' }))
+    t.equal(refused.statusCode, 403, 'the delegator no longer decides')
+    const further = await rejection(t, d.workflows.delegate(c.domain, d.as(to), id, { to: d.ids.stu }))
+    t.equal(further.statusCode, 403, 'a delegate cannot delegate further')
+    const { instance } = await d.workflows.decide(c.domain, d.as(to), id, { decision: 'approve' })
+    const entry = instance.history.at(-1)!
+    t.same([entry.actor, entry.on_behalf_of, entry.action], [d.ids[to], d.ids[from], 'approve'])
+  })
+
+  t.test(`${c.domain}: the submitter withdraws`, async (t) => {
+    const d = await workflowDepartment(t)
+    const id = await submitted(d, c)
+    const stranger = await rejection(t, d.workflows.withdraw(c.domain, d.as('admin'), id, {}))
+    t.equal(stranger.statusCode, 403, 'only the submitter withdraws')
+    const { entity, instance } = await d.workflows.withdraw(c.domain, d.as(c.creator), id, { comment: 'changed my mind' })
+    t.equal(entity.status, 'withdrawn')
+    t.equal(instance.status, 'withdrawn')
+    t.equal((await d.workflows.pending(c.domain, d.as(c.stages[0]![0]!), { limit: 10, offset: 0 })).total, 0)
+    const repeat = await d.workflows.withdraw(c.domain, d.as(c.creator), id, {})
+    t.equal(repeat.instance._version, instance._version, 'a repeated withdraw changes nothing')
+  })
+}
