@@ -1,0 +1,66 @@
+import t from 'tap'
+import { decide } from '../../src/domain/workflow/index.js'
+import { callerOf } from '../../src/workflows/identity.js'
+import { domainSpec } from '../../src/workflows/registry.js'
+import { buildTestApp } from '../helpers/app.js'
+import { rejection, workflowDepartment } from './support.js'
+
+const thesis = (student: string, advisor: string) => ({ student, advisor, title: 'T', abstract: 'A', term: '25F' })
+
+t.test('a death between the instance write and the entity write: the entity waits, the sweep submits it', async (t) => {
+  const d = await workflowDepartment(t)
+  const { workflows, as, ids, records } = d
+  const draft = await workflows.create('honors_thesis', as('una'), thesis(ids.una, ids.fay))
+  const entity = (await records.get(draft._id))!
+  // The first write of submit, by the code path submit uses, and no second one.
+  const { instance } = await workflows.recordSubmission(domainSpec('honors_thesis'), await callerOf(as('una'), d.app.people), entity, undefined)
+  t.equal(instance.status, 'in_review')
+  t.equal((await records.get(draft._id))?.status, 'draft', 'the entity lags its instance')
+  const edit = await rejection(t, workflows.update('honors_thesis', as('una'), draft._id, { title: 'Sneaky' }))
+  t.equal(edit.statusCode, 409, 'an entity whose instance is in review is not edited, whatever its status says')
+  t.same(await workflows.repair(), { repaired: 1 })
+  t.equal((await records.get(draft._id))?.status, 'submitted')
+  t.same(await workflows.repair(), { repaired: 0 }, 'a second sweep finds nothing')
+  const again = await workflows.submit('honors_thesis', as('una'), draft._id)
+  t.equal(again.instance._version, instance._version, 'submitting again is a repeat, not a second instance')
+})
+
+t.test('a death after a final decision: the sweep approves the entity and marks the plan', async (t) => {
+  const d = await workflowDepartment(t)
+  const { workflows, as, ids, records } = d
+  const degree = (await records.create('Degree', { name: 'Physics', degree_type: 'BS' }))._id
+  const plan = (await records.create('StudentPlan', { student: ids.una, plan_name: 'Main', target_degree: degree, planned_courses: [] }))._id
+  const request = await workflows.create('major_plans', as('una'), { plan })
+  t.equal(request.status, 'submitted', 'a major plan is submitted as it is made')
+  await workflows.decide('major_plans', as('fay'), request._id, { decision: 'approve' })
+  await workflows.decide('major_plans', as('fred'), request._id, { decision: 'approve' })
+  const instance = (await workflows.instancesStore.ofEntity(request._id))!
+  const definition = (await workflows.definitionsStore.byId(instance.workflow))!
+  // The admin's approval written to the instance only.
+  const acted = await workflows.instancesStore.act(instance._id, (current) =>
+    decide(current, definition, { actor: { id: ids.admin, admin: true }, decision: 'approve', directory: { roles: {} }, now: new Date() }))
+  t.equal(acted.instance.status, 'approved')
+  t.equal((await records.get(request._id))?.status, 'submitted')
+  t.equal((await records.get(plan))?.approved_at, undefined)
+  t.same(await workflows.repair(), { repaired: 1 })
+  t.equal((await records.get(request._id))?.status, 'approved')
+  t.equal((await records.get(plan))?.approval, request._id, 'the plan is marked approved by the repair')
+})
+
+t.test('an entity submitted with no instance returns to draft', async (t) => {
+  const { workflows, as, ids, records } = await workflowDepartment(t)
+  const draft = await workflows.create('honors_thesis', as('una'), thesis(ids.una, ids.fay))
+  await records.update(draft._id, { status: 'submitted' })
+  t.same(await workflows.repair(), { repaired: 1 })
+  t.equal((await records.get(draft._id))?.status, 'draft')
+})
+
+t.test('the sweep runs at start-up', async (t) => {
+  const d = await workflowDepartment(t)
+  const draft = await d.workflows.create('honors_thesis', d.as('una'), thesis(d.ids.una, d.ids.fay))
+  await d.workflows.recordSubmission(domainSpec('honors_thesis'), await callerOf(d.as('una'), d.app.people), (await d.records.get(draft._id))!, undefined)
+  const dataDir = d.app.config.dataDir
+  await d.app.close()
+  const { app } = await buildTestApp(t, { DATA_DIR: dataDir })
+  t.equal((await app.records.get(draft._id))?.status, 'submitted', 'the restarted service repaired the entity before serving')
+})
