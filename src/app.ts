@@ -9,6 +9,7 @@ import type { ResponseCache } from './cache/response-cache.js'
 import type { Revocations } from './auth/revocations.js'
 import type { UserService } from './auth/users.js'
 import type { Config } from './config.js'
+import type { JobDriver } from './jobs/port.js'
 import type { StudentPlans } from './degrees/plans.js'
 import type { DegreeProgress } from './degrees/progress.js'
 import type { DegreeRequirements } from './degrees/requirements.js'
@@ -31,6 +32,9 @@ import type { RecordService } from './records/service.js'
 import { auditRoutes } from './routes/admin/audit.js'
 import { cacheAdminRoutes } from './routes/admin/cache.js'
 import { userRoutes } from './routes/admin/users.js'
+import { jobRoutes } from './routes/admin/jobs.js'
+import { queueRoutes } from './routes/admin/queues.js'
+import { schedulerRoutes } from './routes/admin/schedulers.js'
 import { apiKeyRoutes } from './routes/auth/api-keys.js'
 import { meRoutes } from './routes/auth/me.js'
 import { sessionRoutes } from './routes/auth/session.js'
@@ -76,6 +80,8 @@ declare module 'fastify' {
     oneTime: OneTimeClaims
     responseCache: ResponseCache
     searchService: SearchService
+    /** Background jobs (DESIGN 6.4): BullMQ with REDIS_URL, else the embedded driver. */
+    jobs: JobDriver
     workflows: WorkflowService
     /** Named checks /ready runs; each resolves to the adapter in use or throws. */
     readinessProbes: Map<string, () => Promise<string>>
@@ -153,6 +159,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('oneTime', services.oneTime)
   app.decorate('responseCache', services.cache)
   app.decorate('searchService', services.search)
+  app.decorate('jobs', services.jobs)
+  // Every plugin has registered its handlers by now.
+  app.addHook('onReady', () => services.jobs.start())
   app.decorate('workflows', services.workflows)
   const probes = new Map<string, () => Promise<string>>([['store', async () => { await services.store.ping(); return services.store.kind }]])
   const redis = services.redis
@@ -188,6 +197,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(auditRoutes)
   await app.register(cacheAdminRoutes)
   await app.register(userRoutes)
+  await app.register(jobRoutes)
+  await app.register(queueRoutes)
+  await app.register(schedulerRoutes)
   await app.register(searchRoutes)
   await app.register(workflowRoutes)
   return app

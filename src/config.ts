@@ -51,6 +51,7 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_KEY_READ: Type.Integer({ minimum: 1, default: 100 }),
   RATE_LIMIT_KEY_WRITE: Type.Integer({ minimum: 1, default: 20 }),
   RATE_LIMIT_NAMESPACE: Type.String({ pattern: '^[A-Za-z0-9:_-]{1,64}$', default: 'adks:rate:', description: 'prefix of the rate-limit counters in Redis' }),
+  WORKERS: Type.Optional(Type.Union([Type.Literal('inline'), Type.Literal('off')], { description: 'run background jobs in the API process; inline without REDIS_URL, off with it (npm run worker runs them)' })),
   KEY_USAGE_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 90, description: 'days the worker keeps API key usage entries' }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
 })
@@ -108,6 +109,8 @@ export interface Config {
   /** How often the search index is rebuilt from the store (0: never); unset, the store's kind decides. */
   readonly searchRefreshMs?: number
   readonly keyUsageRetentionDays: number
+  /** Whether this process runs background jobs (see src/jobs/open.ts). */
+  readonly workers: 'inline' | 'off'
   readonly logLevel: string
 }
 
@@ -231,6 +234,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>> 
     },
     ...(e.SEARCH_REFRESH_INTERVAL ? { searchRefreshMs: seconds(e.SEARCH_REFRESH_INTERVAL) * 1000 } : {}),
     keyUsageRetentionDays: e.KEY_USAGE_RETENTION_DAYS,
+    workers: e.WORKERS ?? (e.REDIS_URL ? 'off' : 'inline'),
     logLevel: e.LOG_LEVEL,
   }
 }

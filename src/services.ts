@@ -20,6 +20,9 @@ import { People } from './privacy/relations.js'
 import { ProtectedAccess } from './privacy/student-access.js'
 import { RecordService } from './records/service.js'
 import { connectRequestPathRedis } from './redis/client.js'
+import { maintenanceHandlers } from './jobs/maintenance-jobs.js'
+import { openJobs } from './jobs/open.js'
+import type { JobDriver } from './jobs/port.js'
 import type { CompiledSchema } from './schema/index.js'
 import { SearchService } from './search/service.js'
 import { openStore } from './store/open.js'
@@ -60,6 +63,8 @@ export interface Services {
   readonly cache: ResponseCache
   readonly search: SearchService
   readonly workflows: WorkflowService
+  /** Background jobs; handlers are registered before the app is ready, which starts the driver. */
+  readonly jobs: JobDriver
   close(): Promise<void>
 }
 
@@ -106,10 +111,13 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   await workflows.repair()
   const cache = await createResponseCache(config, log)
   records.onChange((change) => cache.invalidate(change.collection))
+  const jobs = await openJobs(config, store, log, { runJobs: config.workers === 'inline', closeGraceMs: Math.floor(config.shutdownGraceMs / 2) })
+  jobs.register('maintenance', maintenanceHandlers({ store, revocations, auditLog, usageRetentionDays: config.keyUsageRetentionDays, workflows, log }))
   return {
     store, keys, records, users, revocations, apiKeys, usage, people, auditLog, enrollments, requirements, progress, plans, protectedAccess,
-    redis, oneTime, customTokens, samlSignIn, cache, search, workflows,
+    redis, oneTime, customTokens, samlSignIn, cache, search, workflows, jobs,
     async close() {
+      await jobs.close()
       search.close()
       await usage.close()
       revocations.close()

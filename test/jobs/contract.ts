@@ -143,7 +143,7 @@ export function jobContract(t: Test, suite: DriverSuite): void {
     const { id } = await driver.enqueue('campus-sync', 'people', {}, { attempts: 1 })
     t.match(await finished(driver, id), { state: 'failed', error: 'feed down' })
     await t.rejects(driver.retry('maintenance', id), { statusCode: 404, message: `No job ${id} in queue maintenance` })
-    await t.rejects(driver.retry('campus-sync', 'nope'), { statusCode: 404 })
+    await t.rejects(driver.retry('campus-sync', 'nope'), { statusCode: 404, message: 'No job nope in queue campus-sync' })
     fixed = true
     const retried = await driver.retry('campus-sync', id)
     t.equal(retried.id, id)

@@ -10,8 +10,10 @@ import { checkSchedule } from '../schedule.js'
 import { bullJobView, bullSchedulerView, bullTypes, stateOf } from './views.js'
 
 export interface BullDriverOptions {
-  /** The fail-fast client every enqueue and admin read goes through; the caller owns it. */
+  /** The fail-fast client every enqueue and admin read goes through. */
   readonly client: Redis
+  /** True: `close` quits the client too; else its creator does. */
+  readonly ownsClient?: boolean
   /** Where workers connect; each worker opens its own connections that retry forever. */
   readonly redisUrl: string
   /** Key prefix of every queue (`<REDIS_PREFIX>bull`). */
@@ -185,6 +187,7 @@ export class BullJobDriver implements JobDriver {
     }))
     await Promise.all([...this.queueObjects.values()].map((q) => q.close().catch(() => {})))
     this.queueObjects.clear()
+    if (this.options.ownsClient) await this.options.client.quit().catch(() => this.options.client.disconnect())
   }
 
   private async process(queue: QueueName, handlers: HandlerMap, job: Job, token: string | undefined, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
