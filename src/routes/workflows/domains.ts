@@ -9,7 +9,7 @@ import type { EntityView } from '../../workflows/types.js'
 import { Deleted, noQuery, pageOf, paging, recordBody } from '../records/schemas.js'
 import { errorResponses } from '../responses.js'
 import {
-  actorId, CombinedDecisionBody, DecisionBody, DelegateBody, entityParams, entitySchemas, entityStatusQuery, NoBody, RevisionBody, WithdrawBody,
+  actorId, combinedDecisionBody, DecisionBody, delegateBody, entityParams, entitySchemas, entityStatusQuery, NoBody, RevisionBody, WithdrawBody,
 } from './schemas.js'
 import { workflowAnswers } from './answers.js'
 
@@ -172,7 +172,7 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
     app.post(`${base}/:id/delegate`, {
       config: { policy },
       schema: {
-        tags, summary: `Hand one's decision on a ${noun} to someone else`, params, querystring: noQuery, body: DelegateBody, response: decided,
+        tags, summary: `Hand one's decision on a ${noun} to someone else`, params, querystring: noQuery, body: delegateBody(app.schema), response: decided,
         description: `The delegate decides on the delegator's behalf; they cannot delegate further, and the delegator no longer decides. ${who}`,
       },
     }, async (request) => workflows.delegate(domain, principalOf(request), request.params.id, request.body))
@@ -180,7 +180,7 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
     app.post(`${base}/:id/decision`, {
       config: { policy },
       schema: {
-        tags, summary: `Decide on a ${noun}: approve, reject, request a revision or delegate`, params, querystring: noQuery, body: CombinedDecisionBody, response: decided,
+        tags, summary: `Decide on a ${noun}: approve, reject, request a revision or delegate`, params, querystring: noQuery, body: combinedDecisionBody(app.schema), response: decided,
         description: `${decisionHelp} delegate_to goes with delegate and only with it; request_revision needs a comment.`,
       },
     }, async (request) => {

@@ -41,8 +41,19 @@ export const RevisionBody = Type.Object({
   override: Type.Optional(Override),
 }, { additionalProperties: false })
 
-export const DelegateBody = Type.Object({
-  to: actorId('Who decides instead: never the submitter, a student, oneself or someone already approving in the stage'),
+/**
+ * A delegate: a Person who is not a student, or a User (an admin or staff member with no Person). Who
+ * else is refused (the submitter, oneself, someone already approving) depends on the instance, so the
+ * service decides that.
+ */
+function delegateId(schema: CompiledSchema, description: string) {
+  const students = new Set(schema.class('Student')!.concrete)
+  const classes = [...schema.class('Person')!.concrete.filter((name) => !students.has(name)), 'User']
+  return Type.String({ pattern: idPattern(classes), maxLength: 200, description: `${description}: the id of a ${classes.join(', ')}; never a student` })
+}
+
+export const delegateBody = (schema: CompiledSchema) => Type.Object({
+  to: delegateId(schema, 'Who decides instead, never the submitter, oneself or someone already approving in the stage'),
   comment: Type.Optional(Comment),
   stage: Type.Optional(StageKey),
 }, { additionalProperties: false })
@@ -51,10 +62,10 @@ export const decisionNames = ['approve', 'reject', 'request_revision', 'delegate
 export type DecisionName = (typeof decisionNames)[number]
 
 /** The one decision route of every domain but the thesis. */
-export const CombinedDecisionBody = Type.Object({
+export const combinedDecisionBody = (schema: CompiledSchema) => Type.Object({
   decision: Type.Unsafe<DecisionName>({ type: 'string', enum: [...decisionNames], description: 'What the approver decides' }),
   comment: Type.Optional(Type.String({ ...Comment, description: `Needed with request_revision (what to revise) and with an override; at most ${maxCommentLength} characters` })),
-  delegate_to: Type.Optional(actorId('With delegate, and only then: who decides instead')),
+  delegate_to: Type.Optional(delegateId(schema, 'With delegate, and only then: who decides instead')),
   stage: Type.Optional(StageKey),
   override: Type.Optional(Override),
 }, { additionalProperties: false })

@@ -5,14 +5,17 @@ t.test('bad input to the decision and delegation routes: a 4xx naming the proble
   const d = await workflowDepartment(t)
   const research = await startOne(t, d, 'independent_research')
   const thesis = await startOne(t, d, 'honors_thesis')
+  const nomination = await startOne(t, d, 'award_nominations')
   const researchUrl = `${spec('independent_research').base}/${path(research.id)}/decision`
-  const before = { research: await instanceOf(d, research.instance), thesis: await instanceOf(d, thesis.instance) }
+  const before = { research: await instanceOf(d, research.instance), thesis: await instanceOf(d, thesis.instance), nomination: await instanceOf(d, nomination.instance) }
 
   const cases: [string, () => ReturnType<typeof d.admin>, number, RegExp][] = [
     ['an unknown decision', () => d.callers.fay({ method: 'POST', url: researchUrl, payload: { decision: 'maybe' } }), 400, /decision.*one of/],
-    ['delegate to the submitter', () => delegateTo(d, 'independent_research', 'fay', research.id, d.ids.una), 400, /submitter/],
-    ['delegate to a student', () => delegateTo(d, 'honors_thesis', 'fay', thesis.id, d.ids.otto), 400, /student/],
-    ['delegate to oneself', () => delegateTo(d, 'honors_thesis', 'fay', thesis.id, d.ids.fay), 400, /self|yourself|oneself|own/],
+    // Gus, faculty, submitted the nomination as its nominator.
+    ['delegate to the submitter', () => delegateTo(d, 'award_nominations', 'cal', nomination.id, d.ids.gus), 403, /submitter/],
+    ['delegate to a student', () => delegateTo(d, 'honors_thesis', 'fay', thesis.id, d.ids.otto), 400, /'to' must match.*Faculty\|Staff\|User/],
+    ['delegate to a student (decision route)', () => delegateTo(d, 'independent_research', 'fay', research.id, d.ids.gabe), 400, /'delegate_to' must match/],
+    ['delegate to oneself', () => delegateTo(d, 'honors_thesis', 'fay', thesis.id, d.ids.fay), 400, /themselves/],
     ['delegate without delegate_to', () => d.callers.fay({ method: 'POST', url: researchUrl, payload: { decision: 'delegate' } }), 400, /delegate_to/],
     ['delegate_to with approve', () => d.callers.fay({ method: 'POST', url: researchUrl, payload: { decision: 'approve', delegate_to: d.ids.gus } }), 400, /delegate_to/],
     ['request revision with no comment', () => decide(d, 'honors_thesis', 'fay', thesis.id, 'request_revision'), 400, /comment/],
@@ -25,7 +28,7 @@ t.test('bad input to the decision and delegation routes: a 4xx naming the proble
     ['an unknown field (decision route)', () => d.callers.fay({ method: 'POST', url: researchUrl, payload: { decision: 'approve', approver: d.ids.fay } }), 400, /unknown field 'approver'/],
     ['an unknown entity id', () => decide(d, 'honors_thesis', 'fay', 'ThesisRequest/nosuch', 'approve'), 404, /not found/],
     ['an id of another class', () => decide(d, 'honors_thesis', 'fay', research.id, 'approve'), 400, /ThesisRequest/],
-    ['a stage that does not exist', () => decide(d, 'honors_thesis', 'fay', thesis.id, 'approve', { stage: 'nosuch' }), 404, /stage/],
+    ['a stage that does not exist', () => decide(d, 'honors_thesis', 'fay', thesis.id, 'approve', { stage: 'nosuch' }), 400, /stage.*nosuch/],
     ['a decision by the submitter', () => decide(d, 'honors_thesis', 'una', thesis.id, 'approve', { override: true, comment: 'Mine' }), 403, /./],
   ]
   for (const [label, send, status, message] of cases) {
@@ -35,6 +38,7 @@ t.test('bad input to the decision and delegation routes: a 4xx naming the proble
   }
   t.same(await instanceOf(d, research.instance), before.research, 'the research instance is unchanged')
   t.same(await instanceOf(d, thesis.instance), before.thesis, 'the thesis instance is unchanged')
+  t.same(await instanceOf(d, nomination.instance), before.nomination, 'the nomination instance is unchanged')
 })
 
 t.test('deciding on a draft, and bad entity bodies', async (t) => {

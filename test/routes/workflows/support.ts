@@ -3,6 +3,7 @@ import type { Test } from 'tap'
 import type { Role } from '../../../src/auth/permissions.js'
 import { userIdForEmail } from '../../../src/auth/tokens.js'
 import { registry, type DomainSpec, type WorkflowDomainKey } from '../../../src/workflows/registry.js'
+import { listen, send } from '../../auth/support.js'
 import { buildTestApp, type TestApp } from '../../helpers/app.js'
 
 export type Inject = (options: InjectOptions) => Promise<LightMyRequestResponse>
@@ -67,7 +68,13 @@ export async function workflowDepartment(t: Test, env: Record<string, string> = 
     if (!found) throw new Error(`no one in the department is ${id}`)
     return found
   }
-  return { ...setup, admin, callers, ids, degree, plan, apiKey: (opts: InjectOptions) => app.inject({ ...opts, headers: { ...opts.headers, 'x-api-key': key } }), nameOf }
+  // Over real HTTP: the header must reach the server spelled X-API-Key, which inject would lower-case.
+  let port: Promise<number> | undefined
+  const apiKey: Inject = async (opts) => {
+    const res = await send(await (port ??= listen(app)), opts.method ?? 'GET', String(opts.url), { 'X-API-Key': key }, opts.payload)
+    return { statusCode: res.status, headers: res.headers, body: res.body, json: res.json } as unknown as LightMyRequestResponse
+  }
+  return { ...setup, admin, callers, ids, degree, plan, apiKey, nameOf }
 }
 export type Department = Awaited<ReturnType<typeof workflowDepartment>>
 
