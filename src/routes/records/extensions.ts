@@ -14,5 +14,5 @@ export interface DetailExtension {
 
 export interface RecordRouteOptions {
   /** Detail extensions by the name of the resource's root class. */
-  readonly details?: Readonly<Record<string, DetailExtension>>
+  readonly details?: Readonly<Partial<Record<string, DetailExtension>>>
 }
