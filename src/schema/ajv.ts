@@ -51,7 +51,7 @@ export function describeError(error: ErrorObject): string {
     case 'pattern':
       if (typeof parent['x-reference'] === 'string') {
         const name = parent['x-reference']
-        return `${subject} must be the id of ${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name} (<Type>/<identifier>)`
+        return `${subject} must be the id of ${/^(?:[AEIO]|U(?!s|ni))/.test(name) ? 'an' : 'a'} ${name} (<Type>/<identifier>)`
       }
       return `${subject} must match the pattern ${params.pattern}`
     case 'format':

@@ -89,7 +89,7 @@ t.test('PUT /api/users/:id {role}: effective at the user\'s next request, audite
     [adaId, { role: 'faculty', email: 'x@y.z' }, 400, /^Invalid body: unknown field 'email'$/],
     [adaId, {}, 400, /'role' is required/],
     ['User/nobody', { role: 'faculty' }, 404, /^User\/nobody not found$/],
-    ['Faculty/ada', { role: 'faculty' }, 400, /'id' must be the id of an? User/],
+    ['Faculty/ada', { role: 'faculty' }, 400, /'id' must be the id of a User/],
   ]
   for (const [id, payload, status, error] of bad) {
     const res = await admin({ method: 'PUT', url: `/api/users/${enc(id)}`, payload: payload as object })
