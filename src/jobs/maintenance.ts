@@ -4,6 +4,7 @@ import { pruneUsage } from '../auth/api-keys/usage.js'
 import type { Revocations } from '../auth/revocations.js'
 import type { AuditLog } from '../privacy/audit-log.js'
 import type { Store } from '../store/port.js'
+import type { WorkflowService } from '../workflows/service.js'
 
 export const maintenanceQueue = 'maintenance'
 
@@ -17,6 +18,11 @@ export const maintenanceSchedule = {
   'prune-key-usage': 24 * hour,
   /** A broken audit chain is reported as an error in the worker's log, not only when someone asks. */
   'verify-audit-chain': 24 * hour,
+  /**
+   * Approvals past their stage's due_at are marked overdue, and stages past twice their due time gain
+   * the department admins (DESIGN 6.3). Due times are whole days: hourly marks each within the hour.
+   */
+  'sweep-overdue-approvals': hour,
 } as const
 
 export interface MaintenanceDeps {
@@ -24,6 +30,7 @@ export interface MaintenanceDeps {
   readonly revocations: Revocations
   readonly auditLog: AuditLog
   readonly usageRetentionDays: number
+  readonly workflows: Pick<WorkflowService, 'sweepOverdue'>
   readonly log: Pick<Logger, 'info' | 'error'>
   readonly now?: () => Date
 }
@@ -41,6 +48,8 @@ export async function runMaintenance(name: string, deps: MaintenanceDeps): Promi
       if (!report.intact) deps.log.error({ report }, 'the audit chain is broken')
       return { ...report }
     }
+    case 'sweep-overdue-approvals':
+      return { ...await deps.workflows.sweepOverdue(now) }
     default:
       throw new Error(`unknown maintenance job ${name}`)
   }

@@ -8,8 +8,13 @@ import { Revocations, revokedTokensCollection } from '../../src/auth/revocations
 import { maintenanceQueue, maintenanceSchedule, maintenanceWorker, runMaintenance, scheduleMaintenance, type MaintenanceDeps } from '../../src/jobs/maintenance.js'
 import { auditId } from '../../src/privacy/audit-entry.js'
 import { AuditLog, auditCollection, auditIndexes } from '../../src/privacy/audit-log.js'
+import { People } from '../../src/privacy/relations.js'
+import { RecordService } from '../../src/records/service.js'
+import { compileSchema } from '../../src/schema/index.js'
 import { EmbeddedStore } from '../../src/store/nedb/store.js'
+import { WorkflowService } from '../../src/workflows/service.js'
 import { tempDir } from '../helpers/temp-dir.js'
+import { workflowDepartment } from '../workflows/support.js'
 
 const now = new Date('2026-06-01T12:00:00Z')
 const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString()
@@ -17,7 +22,8 @@ const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000).to
 /** A real embedded store with two revocations, three usage entries and a short audit log; and a log that remembers errors. */
 async function setup(t: Test) {
   let store: EmbeddedStore | undefined
-  store = await EmbeddedStore.open(await tempDir(t, async () => store?.close()), [revokedTokensCollection, usageCollection, auditCollection])
+  const schema = await compileSchema('schema')
+  store = await EmbeddedStore.open(await tempDir(t, async () => store?.close()), [revokedTokensCollection, usageCollection, auditCollection, ...schema.collections.map((c) => c.name)])
   await store.ensureIndexes(auditCollection, auditIndexes)
   const revocations = new Revocations(store)
   t.teardown(() => revocations.close())
@@ -37,7 +43,9 @@ async function setup(t: Test) {
   }
   const errors: unknown[] = []
   const log = { info: () => {}, error: (detail: unknown) => void errors.push(detail) } as unknown as MaintenanceDeps['log']
-  const deps: MaintenanceDeps = { store, revocations, auditLog, usageRetentionDays: 90, log, now: () => now }
+  const records = new RecordService(store, schema)
+  const workflows = new WorkflowService({ store, records, schema, people: new People(records, schema) })
+  const deps: MaintenanceDeps = { store, revocations, auditLog, usageRetentionDays: 90, workflows, log, now: () => now }
   return { store, deps, errors }
 }
 
@@ -52,7 +60,41 @@ t.test('each maintenance job does its work and reports it', async (t) => {
   await store.collection(auditCollection).updateOne({ _id: auditId(2) }, { $set: { success: false } })
   t.match(await runMaintenance('verify-audit-chain', deps), { intact: false, firstBrokenAt: 2 })
   t.equal(errors.length, 1, 'a broken chain is logged as an error')
+  t.same(await runMaintenance('sweep-overdue-approvals', deps), { marked: 0, escalated: 0 }, 'no instance, nothing overdue')
   await t.rejects(runMaintenance('drop-everything', deps), /unknown maintenance job/)
+})
+
+t.test('the overdue sweep marks late approvals, then adds the department admins twice past the due time; each once', async (t) => {
+  const { deps } = await setup(t)
+  const { workflows, as, ids } = await workflowDepartment(t)
+  const thesis = await workflows.create('honors_thesis', as('una'), { student: ids.una, advisor: ids.fay, title: 'Late readers', abstract: 'A.', term: '26S' })
+  const { instance } = await workflows.submit('honors_thesis', as('una'), thesis._id)
+  const advisorStage = () => workflows.instance(as('admin'), instance._id).then((i) => i.stages[0]!)
+  const { activated_at, due_at } = await advisorStage()
+  const days = (n: number) => new Date(Date.parse(activated_at!) + n * 86_400_000)
+  t.equal(Date.parse(due_at!), days(14).getTime(), 'the advisor stage is due 14 days after it activated')
+  const sweep = (at: Date) => runMaintenance('sweep-overdue-approvals', { ...deps, workflows, now: () => at })
+
+  t.same(await sweep(days(13.9)), { marked: 0, escalated: 0 }, 'not yet due')
+  t.same(await sweep(days(14.1)), { marked: 1, escalated: 0 }, 'past due: marked')
+  let stage = await advisorStage()
+  t.same(stage.approvals.map((a) => [a.approver, a.status, a.overdue]), [[ids.fay, 'pending', true]], 'the advisor\'s approval is overdue')
+  t.same(await sweep(days(20)), { marked: 0, escalated: 0 }, 'a second sweep changes nothing')
+  const [item] = (await workflows.pending('honors_thesis', as('fay'), { limit: 10, offset: 0 })).items
+  t.match(item, { id: thesis._id, stage: 'advisor', overdue: true }, 'the advisor\'s queue shows it overdue')
+
+  t.same(await sweep(days(28.1)), { marked: 0, escalated: 1 }, 'twice past due: escalated')
+  t.same(await sweep(days(40)), { marked: 1, escalated: 0 }, 'escalated once per activation; the admins added to a late stage are late too')
+  t.same(await sweep(days(41)), { marked: 0, escalated: 0 }, 'and then nothing changes')
+  stage = await advisorStage()
+  t.equal(stage.escalated_at, days(28.1).toISOString())
+  t.same(stage.approvals.filter((a) => a.source === 'escalation').map((a) => a.approver).sort(), [ids.admin, ids.admin2].sort(), 'both admins added')
+  const history = (await workflows.history('honors_thesis', as('una'), thesis._id)).items
+  t.same(history.filter((h) => h.action === 'overdue' || h.action === 'escalate').map((h) => [h.action, h.actor, h.at]),
+    [['overdue', 'system', days(14.1).toISOString()], ['escalate', 'system', days(28.1).toISOString()], ['overdue', 'system', days(40).toISOString()]],
+    'each recorded in history')
+  const decided = await workflows.decide('honors_thesis', as('admin2'), thesis._id, { decision: 'approve', stage: 'advisor' })
+  t.equal(decided.instance.current_stage, 'department', 'an escalated admin decides for the stage')
 })
 
 t.test('on a real Redis: the schedule is registered once, and a queued job runs on the worker', async (t) => {
