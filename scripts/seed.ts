@@ -3,7 +3,8 @@
  *   npm run seed -- [--scale N] [--if-empty] [--reset]
  * --scale N writes N copies of the department (ids stay unique); --if-empty does nothing when people
  * already has records (how `npm start` seeds on first run); --reset first empties the catalog and
- * protected collections (users and groups are kept). Every record goes through the record service.
+ * protected collections (users and groups are kept). Every record goes through the record service, and
+ * the sample approval requests through the workflow service (scripts/sample/workflow-seed.ts).
  */
 import { loadConfig } from '../src/config.js'
 import { RecordService } from '../src/records/service.js'
@@ -13,6 +14,7 @@ import type { Store } from '../src/store/port.js'
 import { generateSampleDepartment } from './sample/index.js'
 import { parseSeedArgs, SeedUsageError, seedUsage, type SeedOptions } from './sample/seed-options.js'
 import { seedDepartment } from './sample/seed-store.js'
+import { seedSampleWorkflows } from './sample/workflow-seed.js'
 
 /** The collections the seed fills: everything served as a resource, and the protected student records. */
 function seededCollections(schema: CompiledSchema): string[] {
@@ -37,11 +39,14 @@ async function seed(options: SeedOptions, store: Store, schema: CompiledSchema):
   }
   const started = performance.now()
   const department = generateSampleDepartment(options.scale)
-  const counts = await seedDepartment(new RecordService(store, schema), department)
+  const records = new RecordService(store, schema)
+  const counts = await seedDepartment(records, department)
+  const workflows = await seedSampleWorkflows({ store, records, schema }, department.catalog, new Date())
+  const requests = Object.values(workflows).reduce((sum, byStatus) => sum + Object.values(byStatus).reduce((a, n) => a + n, 0), 0)
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   const total = Object.values(counts).reduce((sum, n) => sum + n, 0)
   const detail = Object.keys(department.counts).map((name) => `${counts[name] ?? 0} ${name}`).join(', ')
-  return `seeded ${total} records at scale ${options.scale} in ${seconds} s: ${detail}`
+  return `seeded ${total} records at scale ${options.scale} in ${seconds} s: ${detail}; ${requests} approval requests`
 }
 
 async function main(): Promise<void> {

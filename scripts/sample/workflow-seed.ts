@@ -76,12 +76,15 @@ class Cast {
   }
 }
 
-/** Sets a committee group's members (the service's seed creates the group); a rerun sets the same. */
+/**
+ * A committee the workflows read by name (the registry's `committeeGroup`), with these members; made
+ * when missing, its members set again on a rerun.
+ */
 async function staffCommittee(deps: WorkflowSeedDeps, cast: Cast, name: string, members: readonly SampleRecord[]): Promise<void> {
+  const users = (await Promise.all(members.map((m) => cast.user(m.id)))).map((u) => u._id)
   const group = await deps.store.collection<GroupRecord>('groups').findOne({ name })
-  if (!group) throw new Error(`the workflow seed made no group named ${name}`)
-  const users = await Promise.all(members.map((m) => cast.user(m.id)))
-  await deps.records.update(group._id, { members: users.map((u) => u._id) })
+  if (group) await deps.records.update(group._id, { members: users })
+  else await deps.records.create('Group', { name, description: 'Its members decide at the committee stage of the workflow that reads this group', permissions: [], members: users })
 }
 
 /** Stage counts of each domain's current definition. */
@@ -157,8 +160,8 @@ function revised(record: SampleRecord): Record<string, unknown> {
 }
 
 /**
- * Seeds the workflows of the sample department: the definitions and committee groups (the service's
- * own seed), the committees' members, the admins, the drafts and StudentPlans, and every case played
+ * Seeds the workflows of the sample department: the definitions (the service's own seed), the
+ * committee groups and their members, the admins, the drafts and StudentPlans, and every case played
  * through the service. Returns the entities per domain and status. Expects the catalog seeded and no
  * workflow entity yet (the seed's --reset empties them; users and groups it keeps are reused).
  */
