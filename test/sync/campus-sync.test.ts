@@ -71,7 +71,7 @@ t.test('a delta run applies exactly the changed, new and tobedeleted rows', asyn
   const before = writes(test)
   const result = await sync(deps, { kind: 'people' })
   t.same(result.by_kind.person, { created: 1, updated: 1, unchanged: 0, deactivated: 1, skipped: 0 })
-  t.equal(writes(test).people - before.people, 3, 'three people written, no more')
+  t.equal(writes(test).people! - before.people!, 3, 'three people written, no more')
   const { records, schema } = test.app
   t.same((await records.find(schema.class('Person')!, { campus_id: 'net-S1' }))[0]!.last_name, 'Renamed')
   t.equal((await records.find(schema.class('Person')!, { campus_id: 'net-S2' }))[0]!.active, false, 'deactivated, not deleted')

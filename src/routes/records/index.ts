@@ -10,6 +10,7 @@ import { collectionsRead, listFilter, listSort } from '../../records/list-query.
 import type { ApiRecord, RecordView } from '../../records/service.js'
 import { SchemaError, type Resource } from '../../schema/index.js'
 import { where, type Filter } from '../../store/port.js'
+import { rejectIfImported, withEditedFields } from '../../publications/user-edits.js'
 import { errorResponses } from '../responses.js'
 import type { DetailExtension, RecordRouteOptions } from './extensions.js'
 import { Created, Deleted, idParams, ifMatch, listQuery, noQuery, objectSchema, pageOf, paging, recordBody, versionFrom } from './schemas.js'
@@ -142,7 +143,7 @@ function resourceRoutes(app: App, resource: Resource, extension: DetailExtension
     await access.authorizeUpdate(principal, current, body)
     access.assertCanGrant(principal, current, body)
     const expectVersion = versionFrom(request.headers['if-match'])
-    return withVersion(reply, await records.update(id, body, expectVersion === undefined ? {} : { expectVersion }))
+    return withVersion(reply, await records.update(id, withEditedFields(current, body), expectVersion === undefined ? {} : { expectVersion }))
   })
 
   app.delete(`${path}/:id`, {
@@ -156,6 +157,7 @@ function resourceRoutes(app: App, resource: Resource, extension: DetailExtension
     const current = await visible(request, id)
     access.assertCanGrant(principalOf(request), current)
     await records.remove(id)
+    await rejectIfImported(records, current)
     return { id, message: `${id} deleted` }
   })
 

@@ -1,0 +1,115 @@
+import type { OpenAlexClient } from '../connectors/openalex/client.js'
+import { OpenAlexBudgetError } from '../connectors/openalex/errors.js'
+import { orcid as asOrcid, shortId } from '../connectors/openalex/ids.js'
+import { publicationFromWork } from '../domain/publications/from-openalex.js'
+import { planImport } from '../domain/publications/merge.js'
+import type { DepartmentAuthor, PublicationFields, StoredPublication } from '../domain/publications/types.js'
+import { AppError } from '../errors.js'
+import type { JobContext } from '../jobs/port.js'
+import type { ApiRecord, RecordService } from '../records/service.js'
+import type { CompiledSchema } from '../schema/index.js'
+import { checkpoint } from '../sync/apply.js'
+
+export interface PublicationDeps {
+  readonly records: RecordService
+  readonly schema: CompiledSchema
+  readonly openalex: OpenAlexClient
+  /** The response cache's invalidation (app.responseCache): called for what a finished run touched. */
+  readonly invalidate: (collection: string) => void
+  readonly now?: () => Date
+}
+
+export interface ImportResult {
+  status: 'completed' | 'stopped'
+  people: number
+  created: number
+  updated: number
+  unchanged: number
+  rejected: number
+  errors: { person: string; message: string }[]
+  /** When the day's OpenAlex budget ran out: when it renews, and the person and cursor to go on from. */
+  resumes?: { at: string; person: string; cursor?: string }
+}
+
+type Context = Pick<JobContext, 'signal' | 'progress' | 'log'>
+
+const touched = ['people', 'publications', 'courses']
+
+/** Department members the import links: by OpenAlex author id or ORCID. */
+async function departmentAuthors(deps: PublicationDeps): Promise<ApiRecord[]> {
+  const people = await deps.records.find(deps.schema.class('Person')!, { $or: [{ bibliography_source_id: { $exists: true } }, { researcher_registry_id: { $exists: true } }] })
+  return people.filter((p) => p.active !== false)
+}
+
+/**
+ * Imports the works of one person (or every faculty member with an author id or ORCID) from OpenAlex:
+ * resolves the author (storing the new id of a merged one), pages through the works, and merges them
+ * into the publications by DOI, work id, then title and year, keeping fields people edited and leaving
+ * out works they rejected. A spent daily budget stops the run cleanly with where to resume.
+ */
+export async function runPublicationImport(deps: PublicationDeps, request: { personId?: string }, context: Context): Promise<ImportResult> {
+  const now = deps.now ?? (() => new Date())
+  const result: ImportResult = { status: 'completed', people: 0, created: 0, updated: 0, unchanged: 0, rejected: 0, errors: [] }
+  try {
+    const everyone = await departmentAuthors(deps)
+    const people = request.personId === undefined ? everyone.filter((p) => p.type === 'Faculty') : everyone.filter((p) => p._id === request.personId)
+    const authors: DepartmentAuthor[] = everyone.map((p) => ({ _id: p._id, openalex_id: p.bibliography_source_id as string | undefined, orcid: p.researcher_registry_id as string | undefined }))
+    const rejected = await deps.records.find(deps.schema.class('RejectedWork')!, {})
+    const rejections = { workIds: new Set(rejected.map((r) => String(r.work_id))), dois: new Set(rejected.flatMap((r) => (typeof r.doi === 'string' ? [r.doi] : []))) }
+    const existing = (await deps.records.find(deps.schema.class('Publication')!, {})) as unknown as StoredPublication[]
+    for (const [index, person] of people.entries()) {
+      checkpoint(context.signal)
+      await context.progress(Math.round((100 * index) / Math.max(1, people.length)), `importing works of ${person._id}`)
+      try {
+        await importPerson(deps, person, authors, existing, rejections, result, now, context)
+        result.people++
+      } catch (error) {
+        if (error instanceof OpenAlexBudgetError) {
+          result.status = 'stopped'
+          result.resumes = { at: error.resetsAt.toISOString(), person: person._id, ...(error.cursor ? { cursor: error.cursor } : {}) }
+          break
+        }
+        if (context.signal.aborted) throw error
+        result.errors.push({ person: person._id, message: error instanceof Error ? error.message : String(error) })
+      }
+    }
+    return result
+  } finally {
+    for (const collection of touched) deps.invalidate(collection)
+  }
+}
+
+async function importPerson(
+  deps: PublicationDeps, person: ApiRecord, authors: DepartmentAuthor[], existing: StoredPublication[],
+  rejections: { workIds: Set<string>; dois: Set<string> }, result: ImportResult, now: () => Date, context: Context,
+): Promise<void> {
+  const openalexId = typeof person.bibliography_source_id === 'string' ? shortId(person.bibliography_source_id, 'A') : undefined
+  const orcid = typeof person.researcher_registry_id === 'string' ? asOrcid(person.researcher_registry_id) : undefined
+  const resolved = await deps.openalex.author(openalexId ? { openalexId } : { orcid })
+  if (resolved.merged) await deps.records.update(person._id, { bibliography_source_id: resolved.id })
+  // This run links the person by the id OpenAlex answered, whichever way they were found.
+  authors.push({ _id: person._id, openalex_id: resolved.id })
+  for await (const page of deps.openalex.works(resolved.id)) {
+    checkpoint(context.signal)
+    const fetchedAt = now().toISOString()
+    const incoming = page.works.map((work) => publicationFromWork(work, authors, fetchedAt)).filter((p): p is PublicationFields => p !== undefined)
+    const plan = planImport(existing, incoming, rejections)
+    result.unchanged += plan.unchanged
+    result.rejected += plan.rejected
+    for (const fields of plan.create) {
+      try {
+        const created = await deps.records.create('Publication', fields)
+        existing.push(created as unknown as StoredPublication)
+        result.created++
+      } catch (error) {
+        if (!(error instanceof AppError) || error.statusCode >= 500) throw error
+        result.errors.push({ person: person._id, message: `${fields.source_id}: ${error.message}` })
+      }
+    }
+    for (const { _id, set } of plan.update) {
+      const updated = await deps.records.update(_id, set)
+      existing.splice(existing.findIndex((p) => p._id === _id), 1, updated as unknown as StoredPublication)
+      result.updated++
+    }
+  }
+}
