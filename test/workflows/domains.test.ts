@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import type { WorkflowDomainKey } from '../../src/workflows/registry.js'
 import { rejection, workflowDepartment, type Department } from './support.js'
 
@@ -67,7 +67,6 @@ async function approveAll(t: Test, d: Department, c: Case, id: string, from = 0)
     }
   }
 }
-type Test = Parameters<Parameters<typeof t.test>[1]>[0]
 
 for (const c of cases) {
   t.test(`${c.domain}: submit, every stage approves, approved`, async (t) => {
