@@ -8,7 +8,8 @@
  * on a second start with the cache on; then the answers of the person read and of the cached reads,
  * recorded and sent verbatim by a bare Fastify, to show what the bytes alone cost. Then the degree
  * audit engine alone, and search on the department scaled 10x (scripts/bench/search-run.ts, its own
- * seed and server). Results go to stdout and bench-results/latest.md and .json.
+ * seed and server). The approval workflows' pending queue and decisions run on a service of their own
+ * holding 10,000 thesis requests (workflows.ts). Results go to stdout and bench-results/latest.md and .json.
  *
  * BENCH_DURATION (seconds per round, default 5), BENCH_ROUNDS (default 3) and BENCH_CONNECTIONS
  * (default 10) tune the load; BENCH_SEARCH=off leaves the 10x search run out, and BENCH_ONLY=<regex>
@@ -30,6 +31,7 @@ import { record, replayScenarios } from './replay.js'
 import { report, type Measured } from './report.js'
 import { catalogScenarios, personByToken, type Scenario } from './scenarios.js'
 import { auth, machine, options, searchFigures, seed, wanted } from './setup.js'
+import { benchWorkflows, seedWorkflowBench, workflowBenchName, workflowReport, type WorkflowBench } from './workflows.js'
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'adks-bench-'))
@@ -78,13 +80,24 @@ async function main(): Promise<void> {
       await stop(replay.child)
     }
 
+    // The approval workflows on a copy of their own, with 10,000 requests written before the start (workflows.ts).
+    let workflows: WorkflowBench | null = null
+    if (wanted(workflowBenchName)) {
+      const copy = { ...env, ...await fresh(), CACHE: 'off' }
+      const written = await seedWorkflowBench(copy)
+      const workflowPort = await freePort()
+      const workflowService = await startServer('node', [...serviceArgs], copy, workflowPort, '/ready')
+      workflows = await benchWorkflows(workflowService.url, bare.url, copy, workflowPort, written)
+      await stop(workflowService.child)
+    }
+
     await stop(bareServer.child)
 
     const degreeAudit = benchDegreeAudit()
     const search = await searchFigures()
 
-    const figures = { machine: machine(), options, results, readyMs: service.readyMs, ...mem, degreeAudit, search }
-    const text = report(figures)
+    const figures = { machine: machine(), options, results, readyMs: service.readyMs, ...mem, degreeAudit, search, workflows }
+    const text = [report(figures), ...workflowReport(workflows)].join('\n')
     console.log(text)
     await mkdir('bench-results', { recursive: true })
     await writeFile('bench-results/latest.md', text)
