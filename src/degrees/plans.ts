@@ -16,6 +16,14 @@ export type PlanWithWarnings = ApiRecord & { readonly warnings: readonly PlanWar
 
 const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : [])
 
+/** Set only by a major-plan approval (src/workflows), never by a plan's own writer. */
+const approvalFields = ['approved_at', 'approval']
+
+function refuseApprovalFields(input: Record<string, unknown>): void {
+  const field = approvalFields.find((f) => input[f] !== undefined)
+  if (field) throw new BadRequestError(`'${field}' is set by a major-plan approval, not by editing the plan`)
+}
+
 /**
  * Students' academic plans (DESIGN 6.2). Plans are written through the record service (validation and
  * reference checks) and every answer carries the plan's warnings, computed from the catalog and the
@@ -41,12 +49,14 @@ export class StudentPlans {
   }
 
   async create(student: ApiRecord, input: Record<string, unknown>): Promise<PlanWithWarnings> {
+    refuseApprovalFields(input)
     const [plan] = await this.withWarnings(student, [await this.records.create(this.cls.name, input)])
     return plan!
   }
 
   /** A plan stays with its student: a `student` other than the plan's own is refused, never applied. */
   async update(student: ApiRecord, plan: ApiRecord, patch: Record<string, unknown>, options: { expectVersion?: number }): Promise<PlanWithWarnings> {
+    refuseApprovalFields(patch)
     if (patch.student !== undefined && patch.student !== plan.student) {
       throw new BadRequestError(`'student' cannot change: a plan stays with ${String(plan.student)}; create a new plan for another student`)
     }

@@ -64,3 +64,13 @@ t.test('the sweep runs at start-up', async (t) => {
   const { app } = await buildTestApp(t, { DATA_DIR: dataDir })
   t.equal((await app.records.get(draft._id))?.status, 'submitted', 'the restarted service repaired the entity before serving')
 })
+
+t.test("a plan's approval fields are the workflow's alone", async (t) => {
+  const { app, records, ids } = await workflowDepartment(t)
+  const student = (await records.get(ids.una))!
+  const degree = (await records.create('Degree', { name: 'Chemistry', degree_type: 'BS' }))._id
+  const forged = await rejection(t, app.plans.create(student, { student: ids.una, plan_name: 'P', target_degree: degree, planned_courses: [], approved_at: '2025-01-01T00:00:00.000Z' }))
+  t.equal(forged.statusCode, 400)
+  const plan = await app.plans.create(student, { student: ids.una, plan_name: 'P', target_degree: degree, planned_courses: [] })
+  t.equal((await rejection(t, app.plans.update(student, plan, { approval: 'MajorPlanApproval/x' }, {}))).statusCode, 400)
+})
