@@ -6,25 +6,22 @@ import {
 } from '../port.js'
 import { frozen } from '../freeze.js'
 import { translateFilter } from './translate.js'
+import { duplicateFields, isDuplicate } from './duplicates.js'
+import { WriteLanes } from './write-lanes.js'
 
 function omitProjection(omit?: readonly string[]): Document | undefined {
   return omit?.length ? Object.fromEntries(omit.map((field) => [field, 0])) : undefined
 }
 
-function isDuplicate(error: unknown): error is MongoServerError {
-  return error instanceof MongoServerError && error.code === 11000
-}
-
 /** Driver failures other than a server's answer (network, selection timeout) mean the store is down. */
-function classify(name: string, error: unknown): unknown {
-  if (isDuplicate(error)) return new DuplicateKeyError(name, Object.keys(error.keyPattern ?? {}))
+function classify(error: unknown): unknown {
   if (error instanceof MongoServerError) return error
   if (error instanceof Error && /Mongo(Network|ServerSelection|NotConnected|Topology)/.test(error.name)) return new StoreUnavailableError(error)
   return error
 }
 
 class MongoCollection<T extends Doc> implements Collection<T> {
-  constructor(readonly name: string, private readonly db: Db) {}
+  constructor(readonly name: string, private readonly db: Db, private readonly lanes?: WriteLanes) {}
 
   private get raw() {
     return this.db.collection<Doc>(this.name)
@@ -34,17 +31,30 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     try {
       return await operation()
     } catch (error) {
-      throw classify(this.name, error)
+      throw classify(error)
     }
   }
 
+  /** A write: in the collection's lane when the server needs one; `written` helps name a violated index. */
+  private write<R>(operation: () => Promise<R>, written?: Doc): Promise<R> {
+    const guarded = async () => {
+      try {
+        return await operation()
+      } catch (error) {
+        if (isDuplicate(error)) throw new DuplicateKeyError(this.name, await duplicateFields(this.raw, error, written))
+        throw classify(error)
+      }
+    }
+    return this.lanes ? this.lanes.run(this.name, guarded) : guarded()
+  }
+
   insertOne(doc: T): Promise<void> {
-    return this.run(async () => { await this.raw.insertOne({ ...doc }) })
+    return this.write(async () => { await this.raw.insertOne({ ...doc }) }, doc)
   }
 
   insertMany(docs: readonly T[]): Promise<void> {
     if (!docs.length) return Promise.resolve()
-    return this.run(async () => { await this.raw.insertMany(docs.map((doc) => ({ ...doc })), { ordered: false }) })
+    return this.write(async () => { await this.raw.insertMany(docs.map((doc) => ({ ...doc })), { ordered: false }) })
   }
 
   findById(id: string, options?: Pick<FindOptions, 'omit'>): Promise<T | null> {
@@ -84,7 +94,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   // Every check of the filter and update runs inside `run`, so that a refusal rejects the promise as
   // the embedded store's does, instead of throwing before a promise exists.
   updateOne(filter: Filter, update: Update): Promise<T | null> {
-    return this.run(() => {
+    return this.write(() => {
       assertUpdate(update)
       return this.raw.findOneAndUpdate(translateFilter(filter), update as Document, { returnDocument: 'after' }) as unknown as Promise<T | null>
     })
@@ -92,7 +102,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
 
   /** Counts the documents matched, as the embedded store does, including those the update left as they were. */
   updateMany(filter: Filter, update: Update): Promise<number> {
-    return this.run(async () => {
+    return this.write(async () => {
       assertUpdate(update)
       return (await this.raw.updateMany(translateFilter(filter), update as Document)).matchedCount
     })
@@ -100,35 +110,42 @@ class MongoCollection<T extends Doc> implements Collection<T> {
 
   upsertOne(filter: Filter, doc: T): Promise<void> {
     const { _id, ...fields } = doc
-    return this.run(async () => {
+    return this.write(async () => {
       assertUpdate({ $set: fields })
       await this.raw.updateOne(translateFilter(filter), { $set: fields, $setOnInsert: { _id } }, { upsert: true })
-    })
+    }, doc)
   }
 
   deleteOne(filter: Filter): Promise<number> {
-    return this.run(async () => (await this.raw.deleteOne(translateFilter(filter))).deletedCount)
+    return this.write(async () => (await this.raw.deleteOne(translateFilter(filter))).deletedCount)
   }
 
   deleteMany(filter: Filter): Promise<number> {
-    return this.run(async () => (await this.raw.deleteMany(translateFilter(filter))).deletedCount)
+    return this.write(async () => (await this.raw.deleteMany(translateFilter(filter))).deletedCount)
   }
 }
 
 export class MongoStore implements Store {
   readonly kind = 'mongodb'
 
-  private constructor(private readonly client: MongoClient, private readonly db: Db) {}
+  private constructor(private readonly client: MongoClient, private readonly db: Db, private readonly lanes?: WriteLanes) {}
 
   static async open(url: string, dbName?: string): Promise<MongoStore> {
     // Fail well inside Fastify's plugin timeout, so a dead server gives the driver's error, not avvio's.
     const client = new MongoClient(url, { serverSelectionTimeoutMS: 5000, connectTimeoutMS: 5000, retryWrites: true })
     await client.connect()
-    return new MongoStore(client, client.db(dbName))
+    try {
+      // FerretDB tells itself apart by `ferretdbVersion` in buildInfo; its writes are not isolated.
+      const info = await client.db('admin').command({ buildInfo: 1 })
+      return new MongoStore(client, client.db(dbName), 'ferretdbVersion' in info ? new WriteLanes() : undefined)
+    } catch (error) {
+      await client.close()
+      throw error
+    }
   }
 
   collection<T extends Doc = Doc>(name: string): Collection<T> {
-    return new MongoCollection<T>(name, this.db)
+    return new MongoCollection<T>(name, this.db, this.lanes)
   }
 
   async ensureIndexes(name: string, indexes: readonly IndexSpec[]): Promise<void> {

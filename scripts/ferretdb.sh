@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# FerretDB, a MongoDB-wire server over SQLite, for running the MongoDB adapter's tests without MongoDB.
+#
+#   scripts/ferretdb.sh build       builds FerretDB once (skipped when the binary is there), prints its path
+#   scripts/ferretdb.sh start DIR   starts it on 127.0.0.1 with its data and pid in DIR, prints its URL
+#   scripts/ferretdb.sh stop DIR    stops the server started in DIR
+#
+# The module zip of FerretDB lacks build/version/version.txt, which the binary embeds and checks at start
+# (a plain `go install` builds a binary that panics on "Invalid build/version/version.txt file content"),
+# so the build writes that file into a copy of the module first.
+set -euo pipefail
+
+version=v1.24.2
+bin="${ADKS_FERRETDB_BIN:-${XDG_CACHE_HOME:-$HOME/.cache}/adks/ferretdb-$version}"
+
+go_tool() {
+  if command -v go >/dev/null; then echo go
+  elif [ -x /usr/local/go/bin/go ]; then echo /usr/local/go/bin/go
+  else echo "ferretdb.sh: Go is needed to build FerretDB $version and none was found (PATH or /usr/local/go)" >&2; return 1
+  fi
+}
+
+build() {
+  if [ -x "$bin" ]; then echo "$bin"; return; fi
+  local go module work
+  go=$(go_tool)
+  module=$("$go" mod download -json "github.com/FerretDB/FerretDB@$version" | sed -nE 's/^[[:space:]]*"Dir": "(.*)",?$/\1/p')
+  [ -d "$module" ] || { echo "ferretdb.sh: go mod download gave no module directory for FerretDB $version" >&2; return 1; }
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' RETURN
+  cp -R "$module/." "$work"
+  chmod -R u+w "$work"
+  echo "$version" >"$work/build/version/version.txt"
+  mkdir -p "$(dirname "$bin")"
+  echo "ferretdb.sh: building FerretDB $version into $bin (about a minute and a half)" >&2
+  (cd "$work" && "$go" build -o "$bin.partial" ./cmd/ferretdb) >&2
+  mv "$bin.partial" "$bin"
+  echo "$bin"
+}
+
+free_port() {
+  node -e "const s = require('net').createServer(); s.listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close() })"
+}
+
+start() {
+  local dir=$1 port pid
+  build >/dev/null
+  mkdir -p "$dir/data"
+  port=$(free_port)
+  # The debug HTTP listener is off (its fixed default port would clash between two servers); state.json
+  # goes to DIR, not the working directory.
+  "$bin" --listen-addr="127.0.0.1:$port" --handler=sqlite --sqlite-url="file:$dir/data/" --state-dir="$dir" \
+    --debug-addr=- --telemetry=disable --log-level=warn >"$dir/ferretdb.log" 2>&1 </dev/null &
+  pid=$!
+  echo "$pid" >"$dir/ferretdb.pid"
+  for _ in $(seq 1 100); do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "ferretdb.sh: FerretDB exited at start:" >&2
+      cat "$dir/ferretdb.log" >&2
+      return 1
+    fi
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "mongodb://127.0.0.1:$port/"
+      return
+    fi
+    sleep 0.1
+  done
+  echo "ferretdb.sh: FerretDB did not listen on 127.0.0.1:$port within 10 s" >&2
+  kill "$pid" 2>/dev/null || true
+  return 1
+}
+
+stop() {
+  local dir=$1 pid
+  [ -f "$dir/ferretdb.pid" ] || return 0
+  pid=$(cat "$dir/ferretdb.pid")
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null || true
+  rm -f "$dir/ferretdb.pid"
+}
+
+case "${1:-}" in
+  build) build ;;
+  start) start "${2:?usage: ferretdb.sh start DIR}" ;;
+  stop) stop "${2:?usage: ferretdb.sh stop DIR}" ;;
+  *) echo "usage: ferretdb.sh build | start DIR | stop DIR" >&2; exit 2 ;;
+esac
