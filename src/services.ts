@@ -9,6 +9,7 @@ import type { SamlSignIn } from './auth/saml/service.js'
 import { Revocations, revokedTokensCollection } from './auth/revocations.js'
 import { UserService } from './auth/users.js'
 import { createResponseCache, type ResponseCache } from './cache/response-cache.js'
+import { joinCluster } from './cluster/join.js'
 import type { Config } from './config.js'
 import { AuditLog, auditCollection, auditIndexes } from './privacy/audit-log.js'
 import { installRequirementChecks } from './degrees/requirement-checks.js'
@@ -78,7 +79,10 @@ async function samlFor(settings: NonNullable<Config['saml']>, redis: Redis | nul
 /** Opens the store (unless given one) and builds the services on it; `close` releases them in order. */
 export async function createServices(config: Config, schema: CompiledSchema, log: FastifyBaseLogger, given?: Store): Promise<Services> {
   const names = [...schema.collections.map((c) => c.name), ...Object.keys(systemCollections)]
-  const store = given ?? await openStore(config, names)
+  const opened = given ?? await openStore(config, names)
+  // Every service writes through the cluster's store, so other instances hear of every write.
+  const cluster = await joinCluster(opened, config.redisUrl, config.redisPrefix, log)
+  const store = cluster.store
   for (const collection of schema.collections) await store.ensureIndexes(collection.name, collection.indexes)
   for (const [name, indexes] of Object.entries(systemCollections)) await store.ensureIndexes(name, indexes)
   const keys = await signingKeys(config)
@@ -95,8 +99,8 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   const progress = new DegreeProgress(records, schema, enrollments, requirements)
   const plans = new StudentPlans(records, schema, enrollments)
   const protectedAccess = new ProtectedAccess(records, people, schema)
-  // Only a shared MongoDB store has writers this process does not hear of; one process owns an embedded store.
-  const search = new SearchService(records, schema, log, config.searchRefreshMs ?? (store.kind === 'mongodb' ? 60_000 : 0))
+  // A periodic rebuild on MongoDB also catches writes made outside the service; other instances' are noticed.
+  const search = new SearchService(records, schema, log, config.searchRefreshMs ?? (store.kind === 'mongodb' ? 60_000 : 0), cluster.notices)
   await search.start()
   // The command timeout counts from sending to handling the reply, so it also measures this process's
   // own event-loop lag; ten concurrent SAML callbacks alone lag it by about half a second.
@@ -109,7 +113,7 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   // Before serving: the seeded definitions exist, and no entity is left out of step with its instance.
   await workflows.seed()
   await workflows.repair()
-  const cache = await createResponseCache(config, log)
+  const cache = await createResponseCache(config, log, cluster.notices ?? undefined)
   records.onChange((change) => cache.invalidate(change.collection))
   const jobs = await openJobs(config, store, log, { runJobs: config.workers === 'inline', closeGraceMs: Math.floor(config.shutdownGraceMs / 2) })
   jobs.register('maintenance', maintenanceHandlers({ store, revocations, auditLog, usageRetentionDays: config.keyUsageRetentionDays, workflows, log }))
@@ -123,6 +127,7 @@ export async function createServices(config: Config, schema: CompiledSchema, log
       revocations.close()
       await cache.close()
       if (redis) await redis.quit().catch(() => redis.disconnect())
+      await cluster.close()
       if (!given) await store.close()
     },
   }

@@ -10,23 +10,30 @@ interface Entry {
   readonly principal: Principal
   /** When the credential itself stops being valid (the token's exp, the key's expiry). */
   readonly validUntil: number
+  readonly builtAt: number
 }
 
 /**
  * Principals already established for a credential, so that a signed-in request need not verify its token
- * and read the user, the groups and the deny-list again. It needs the store's write counts, which only a
- * store this process alone writes offers; without them (MongoDB, shared by several instances) nothing is
- * cached and every request is checked afresh.
+ * and read the user, the groups and the deny-list again. It needs the store's write counts: the embedded
+ * store counts its own writes; a MongoDB store shared by several instances counts its own and those the
+ * other instances announce over Redis (cluster/redis-notices.ts). Without counts nothing is cached.
+ *
+ * Across instances: while the counts hear of every write (`maxAgeMs` unbounded) an entry lives until a
+ * source is written anywhere; while they may not (Redis down, or MongoDB with no Redis) an entry is
+ * served for `maxAgeMs` (two seconds) at most, so no access decision is older than that.
  *
  * Cache rule. Holds: per credential (bearer header, or an API key's digest), the Principal built from
  * the user (role, email, campus id), their groups, the deny-list and the key record. Invalidated by: any
  * write to `principalSources` (a role change, a group edit, a sign-out, a key revoked), and the
- * credential's own expiry. Every entry is built under the same sources, so one write drops them all:
- * the cache remembers the stamp its entries were built under and empties itself when the stamp moves.
+ * credential's own expiry; the counts' `maxAgeMs` while other instances' writes may go unheard. Every
+ * entry is built under the same sources, so one write drops them all: the cache remembers the stamp its
+ * entries were built under and empties itself when the stamp moves.
  * What a principal is to the records (its Person, whom it advises) is not in it: that is looked up on
  * each request, on the request's own copy of the principal (privacy/relations.ts). Tests:
  * test/auth/principal-cache.test.ts (the rule), test/auth/api-key-follows-owner.test.ts and
- * test/auth/groups.test.ts (writes through the API reaching the next request).
+ * test/auth/groups.test.ts (writes through the API reaching the next request),
+ * test/cluster/two-instances.test.ts (writes through another instance, with Redis up, down and absent).
  */
 export class PrincipalCache {
   private readonly entries = new Map<string, Entry>()
@@ -48,6 +55,11 @@ export class PrincipalCache {
     return sum
   }
 
+  /** How long an entry may be served though no count moved. */
+  private maxAgeMs(): number {
+    return this.counts?.maxAgeMs?.() ?? Number.POSITIVE_INFINITY
+  }
+
   private current(): Map<string, Entry> {
     const stamp = this.stamp()
     if (stamp !== this.entriesStamp) {
@@ -63,7 +75,8 @@ export class PrincipalCache {
     const last = this.last
     const entry = last !== undefined && last.credential === credential ? last.entry : entries.get(credential)
     if (!entry) return undefined
-    if (entry.validUntil <= this.now()) {
+    const now = this.now()
+    if (entry.validUntil <= now || now - entry.builtAt >= this.maxAgeMs()) {
       entries.delete(credential)
       this.last = undefined
       return undefined
@@ -79,6 +92,6 @@ export class PrincipalCache {
     if (stamp !== this.entriesStamp) return
     // Oldest first: Map iterates in insertion order.
     if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!)
-    entries.set(credential, { principal, validUntil })
+    entries.set(credential, { principal, validUntil, builtAt: this.now() })
   }
 }

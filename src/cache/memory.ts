@@ -1,25 +1,45 @@
 import { LRUCache } from 'lru-cache'
+import type { WriteCounts } from '../store/port.js'
 import type { CacheKey, CachedResponse, CacheStats, CacheStore, Lookup } from './port.js'
 
 /** Rough bytes an entry costs beyond its body (key, tags, headers, bookkeeping). */
 const entryOverhead = 256
 
+interface Stored {
+  readonly entry: CachedResponse
+  readonly storedAt: number
+}
+
 /**
  * The in-process adapter: an LRU bounded in bytes, with generations as counters in this process. Each
- * process has its own, so several instances writing to one store need the Redis adapter instead.
+ * process has its own, so several instances sharing a MongoDB store want the Redis adapter; without it,
+ * the store's write counts (cluster/write-notices.ts) carry other instances' writes into the generations
+ * when Redis notices are heard, and while they are not (no Redis configured) no entry is served once
+ * older than the counts' `maxAgeMs` (two seconds).
  *
  * Cache rule. Holds: response entries (bounded in bytes) and each collection's generation. Invalidated
  * by: `bump` on every write to a collection an entry depends on (the entry's generations no longer
- * match), its TTL, LRU eviction, and the admin clears. Tests: test/cache/invalidation.test.ts (memory),
- * test/cache/adapters.test.ts (size bound).
+ * match), a move of that collection's write count (another instance's write, or a gap in the notices),
+ * its TTL capped at `maxAgeMs`, LRU eviction, and the admin clears. Tests: test/cache/invalidation.test.ts
+ * (memory), test/cache/adapters.test.ts (size bound, counts and short age),
+ * test/cluster/two-instances.test.ts (a write through another process, no Redis).
  */
 export class MemoryCacheStore implements CacheStore {
   /** Each collection's generation, kept as the text entries are tagged with. */
   private readonly generations = new Map<string, string>()
-  private readonly entries: LRUCache<string, CachedResponse>
+  private readonly entries: LRUCache<string, Stored>
 
-  constructor(maxBytes: number) {
-    this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry, key) => entry.body.length + (entry.gzip?.length ?? 0) + key.length + entryOverhead })
+  /** `counts`: the shared store's write counts, when other instances write to it too. */
+  constructor(maxBytes: number, private readonly counts?: WriteCounts, private readonly now: () => number = Date.now) {
+    this.entries = new LRUCache({
+      maxSize: maxBytes,
+      sizeCalculation: ({ entry }, key) => entry.body.length + (entry.gzip?.length ?? 0) + key.length + entryOverhead,
+      perf: { now },
+    })
+  }
+
+  private maxAgeMs(): number {
+    return this.counts?.maxAgeMs?.() ?? Number.POSITIVE_INFINITY
   }
 
   private static key(key: CacheKey): string {
@@ -27,18 +47,21 @@ export class MemoryCacheStore implements CacheStore {
   }
 
   lookup(key: CacheKey, collections: readonly string[]): Lookup {
-    const generations = collections.map((c) => this.generations.get(c) ?? '0')
-    const entry = this.entries.get(MemoryCacheStore.key(key))
-    return entry ? { generations, entry } : { generations }
+    const counts = this.counts
+    const generations = collections.map((c) => `${this.generations.get(c) ?? '0'}${counts ? `.${counts.of(c)}` : ''}`)
+    const stored = this.entries.get(MemoryCacheStore.key(key))
+    if (!stored || this.now() - stored.storedAt >= this.maxAgeMs()) return { generations }
+    return { generations, entry: stored.entry }
   }
 
   async put(key: CacheKey, entry: CachedResponse, ttlSeconds: number): Promise<void> {
-    this.entries.set(MemoryCacheStore.key(key), entry, { ttl: ttlSeconds * 1000 })
+    this.entries.set(MemoryCacheStore.key(key), { entry, storedAt: this.now() }, { ttl: Math.min(ttlSeconds * 1000, this.maxAgeMs()) })
   }
 
   async amend(key: CacheKey, entry: CachedResponse): Promise<void> {
     const stored = MemoryCacheStore.key(key)
-    if (this.entries.has(stored)) this.entries.set(stored, entry, { noUpdateTTL: true })
+    const found = this.entries.get(stored)
+    if (found) this.entries.set(stored, { entry, storedAt: found.storedAt }, { noUpdateTTL: true })
   }
 
   async bump(collection: string): Promise<void> {

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis'
 import type { Config } from '../config.js'
 import { ServiceUnavailableError } from '../errors.js'
 import { connectRequestPathRedis } from '../redis/client.js'
+import type { WriteCounts } from '../store/port.js'
 import { MemoryCacheStore } from './memory.js'
 import type { CacheKey, CachedResponse, CacheStats, CacheStore, Lookup } from './port.js'
 import { RedisCacheStore } from './redis.js'
@@ -42,7 +43,10 @@ function judged({ generations, entry }: Lookup): CacheLookup {
  * route, parameters, query and the caller's visibility class (admin or not); answers about a student are
  * never stored for non-admins. Invalidated by: a generation bump of every collection an answer was
  * computed from, on each record write (services.ts: records.onChange), and its TTL. Access is decided
- * before the lookup, so nothing about who the caller is comes from here. Tests:
+ * before the lookup, so nothing about who the caller is comes from here. Across instances: in Redis the
+ * generations are shared, so every instance's bump reaches every lookup; in process, other instances'
+ * writes arrive through the store's write counts, and without Redis entries live two seconds at most
+ * (cache/memory.ts). Tests:
  * test/cache/invalidation.test.ts (writes through the API and outside it), test/cache/visibility.test.ts,
  * test/cache/outage.test.ts (a write made while Redis is away).
  */
@@ -149,10 +153,13 @@ export class ResponseCache {
   }
 }
 
-/** Redis when one is configured for the cache (and the cache is on), else the in-process LRU. */
-export async function createResponseCache(config: Config, log: FastifyBaseLogger): Promise<ResponseCache> {
+/**
+ * Redis when one is configured for the cache (and the cache is on), else the in-process LRU, which
+ * follows `counts` (the shared store's write counts, cluster/write-notices.ts) for other instances' writes.
+ */
+export async function createResponseCache(config: Config, log: FastifyBaseLogger, counts?: WriteCounts): Promise<ResponseCache> {
   const { enabled, memoryBytes, keyPrefix } = config.cache
-  if (!enabled || !config.cacheRedisUrl) return new ResponseCache(new MemoryCacheStore(memoryBytes), log, enabled)
+  if (!enabled || !config.cacheRedisUrl) return new ResponseCache(new MemoryCacheStore(memoryBytes, counts), log, enabled)
   const redis = await connectRequestPathRedis(config.cacheRedisUrl, 'cache', { commandTimeout: commandTimeoutMs }, startupWaitMs)
   return new ResponseCache(new RedisCacheStore(redis, keyPrefix), log, enabled)
 }

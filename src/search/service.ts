@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { SearchIndex, type SearchEntry } from '../domain/search/search-index.js'
+import { unheardMaxAgeMs, type Notice, type WriteNotices } from '../cluster/write-notices.js'
 import type { Change, RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
 import { documentOf, searchKinds, type SearchKind, type SearchKindName } from './documents.js'
@@ -35,15 +36,19 @@ export interface SearchAnswer {
 /**
  * The search index of one process. Built from the store at start-up, then kept current by the record
  * service's change notices: each change re-reads that record, and a search waits for re-reads still
- * under way, so a search after a write on this instance sees the write. Writes made by other instances
- * sharing the store reach this index at the next full rebuild, every `refreshMs` (0: never).
+ * under way, so a search after a write on this instance sees the write. Other instances sharing a
+ * MongoDB store announce their writes (cluster/redis-notices.ts): a notice naming records re-reads them,
+ * one naming only a collection, or a gap in the notices, rebuilds the index. While notices may go unheard
+ * (Redis down, or none configured) the index is rebuilt every two seconds. `refreshMs` (0: never) adds a
+ * periodic rebuild for writes made outside the service.
  *
  * Cache rule. Holds: a search document (label, searchable text, type) per person, course and lab record,
  * students included. Invalidated by: every record write on this instance (its change notice re-reads the
- * record before the next search answers) and, for other instances' writes, the periodic rebuild. Who may
- * see a student hit is decided per request from the caller (admins only), never stored in the index.
- * Tests: test/search/access.test.ts (a search after a write on this instance sees the write),
- * test/search/rebuild.test.ts (another instance's writes, after the rebuild).
+ * record before the next search answers); across instances, each write notice (re-read or rebuild) and,
+ * while notices may go unheard, a rebuild every `unheardMaxAgeMs`. Who may see a student hit is decided
+ * per request from the caller (admins only), never stored in the index. Tests: test/search/access.test.ts
+ * (a search after a write on this instance sees the write), test/search/rebuild.test.ts (another
+ * instance's writes, after a notice or a rebuild), test/cluster/two-instances.test.ts (two processes).
  */
 export class SearchService {
   private index = new SearchIndex()
@@ -58,6 +63,9 @@ export class SearchService {
   private changedDuringRebuild: Map<string, SearchKind> | null = null
   private rebuilding: Promise<void> | null = null
   private timer: NodeJS.Timeout | undefined
+  private unheardTimer: NodeJS.Timeout | undefined
+  /** When the index in use started being read from the store. */
+  private readFrom = 0
   private closed = false
 
   constructor(
@@ -65,6 +73,7 @@ export class SearchService {
     private readonly schema: CompiledSchema,
     private readonly log: FastifyBaseLogger,
     private readonly refreshMs: number,
+    private readonly notices: WriteNotices | null = null,
   ) {
     this.kinds = searchKinds(schema)
     this.kindOfCollection = new Map(this.kinds.map((k) => [k.collection, k]))
@@ -73,7 +82,16 @@ export class SearchService {
 
   async start(): Promise<void> {
     this.records.onChange((change) => this.changed(change))
+    this.notices?.onNotice((notice) => this.heard(notice))
+    this.notices?.onMissed(() => this.rebuildAfterWrite())
     await this.rebuild()
+    if (this.notices) {
+      const notices = this.notices
+      this.unheardTimer = setInterval(() => {
+        if (!notices.heardOf() && Date.now() - this.readFrom >= unheardMaxAgeMs) this.rebuildAfterWrite()
+      }, unheardMaxAgeMs / 4)
+      this.unheardTimer.unref()
+    }
     if (this.refreshMs > 0) {
       this.timer = setInterval(() => {
         this.rebuild().catch((error: unknown) => this.failed('search index rebuild failed; the previous index stays in use', error))
@@ -86,6 +104,7 @@ export class SearchService {
   close(): void {
     this.closed = true
     clearInterval(this.timer)
+    clearInterval(this.unheardTimer)
   }
 
   private failed(message: string, error: unknown, id?: string): void {
@@ -98,7 +117,15 @@ export class SearchService {
     return this.rebuilding
   }
 
+  /** A rebuild that reads the store after now: one already under way may have read before a write. */
+  private rebuildAfterWrite(): void {
+    const underWay = this.rebuilding?.catch(() => {}) ?? Promise.resolve()
+    underWay.then(() => this.rebuild())
+      .catch((error: unknown) => this.failed('search index rebuild failed; the previous index stays in use', error))
+  }
+
   private async readAll(): Promise<void> {
+    const readFrom = Date.now()
     const changed = new Map<string, SearchKind>()
     this.changedDuringRebuild = changed
     try {
@@ -112,6 +139,7 @@ export class SearchService {
         }
       }
       this.index = builder.build()
+      this.readFrom = readFrom
     } finally {
       this.changedDuringRebuild = null
     }
@@ -123,6 +151,17 @@ export class SearchService {
     if (!kind) return
     this.changedDuringRebuild?.set(change.id, kind)
     this.refresh(change.id, kind)
+  }
+
+  /** Another instance wrote: re-read the records it names, or everything when it names none. */
+  private heard(notice: Notice): void {
+    const kind = this.kindOfCollection.get(notice.collection)
+    if (!kind) return
+    if (!notice.ids) return this.rebuildAfterWrite()
+    for (const id of notice.ids) {
+      this.changedDuringRebuild?.set(id, kind)
+      this.refresh(id, kind)
+    }
   }
 
   private refresh(id: string, kind: SearchKind): void {

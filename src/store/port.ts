@@ -104,12 +104,18 @@ export interface Collection<T extends Doc = Doc> {
 }
 
 /**
- * How many writes each collection has had in this process. Only a store that this process alone writes
- * (the embedded one) offers it: an unchanged count then proves an in-process copy of what was read is
- * still current. A count moves once the write is visible to reads.
+ * How many writes each collection has had, as far as this process knows. The embedded store, which this
+ * process alone writes, counts its own writes; a MongoDB store shared by several instances counts its own
+ * and those other instances announce (cluster/redis-notices.ts). An unchanged count then proves an in-process
+ * copy of what was read is still current. A count moves once the write is visible to reads.
  */
 export interface WriteCounts {
   of(collection: string): number
+  /**
+   * How long a copy made now may still be served though no count moved: unbounded (absent, or Infinity)
+   * while every write is heard of; a few seconds while other instances' writes may go unheard.
+   */
+  maxAgeMs?(): number
 }
 
 export interface Store {

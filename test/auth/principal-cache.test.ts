@@ -1,6 +1,7 @@
 import t from 'tap'
 import type { Principal } from '../../src/auth/plugin.js'
 import { PrincipalCache, principalSources } from '../../src/auth/principal-cache.js'
+import { unheardMaxAgeMs, WriteNotices } from '../../src/cluster/write-notices.js'
 
 const principal: Principal = { kind: 'user', userId: 'User/a', email: 'a@x.edu', role: 'faculty', permissions: new Set(), groups: [] }
 
@@ -64,4 +65,28 @@ t.test('the credential asked about last is remembered apart from the others, and
   t.equal(cache.get('bearer a'), principal)
   counts.bump('users')
   t.equal(cache.get('bearer a'), undefined, 'and a write drops it')
+})
+
+t.test('while other instances\' writes may go unheard, a principal is served for the counts\' short age at most', async (t) => {
+  let now = 1000
+  let hearing = true
+  const notices = new WriteNotices(() => hearing)
+  const cache = new PrincipalCache(notices, () => now)
+  cache.set('bearer x', principal, cache.stamp(), 60_000)
+  now += 30_000
+  t.equal(cache.get('bearer x'), principal, 'while every write is heard of, only a write ends it')
+  hearing = false
+  t.equal(cache.get('bearer x'), undefined, 'once notices may be missed, an entry older than the short age is dropped')
+  cache.set('bearer x', principal, cache.stamp(), 60_000)
+  now += unheardMaxAgeMs - 1
+  t.equal(cache.get('bearer x'), principal, 'one built meanwhile is served within the short age')
+  now += 1
+  t.equal(cache.get('bearer x'), undefined, 'and not beyond it')
+  hearing = true
+  cache.set('bearer x', principal, cache.stamp(), 60_000)
+  notices.heard({ collection: 'users', ids: ['User/a'] })
+  t.equal(cache.get('bearer x'), undefined, 'another instance\'s write to a source drops it')
+  cache.set('bearer x', principal, cache.stamp(), 60_000)
+  notices.missed()
+  t.equal(cache.get('bearer x'), undefined, 'so does a gap in the notices')
 })

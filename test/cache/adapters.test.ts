@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis'
 import t from 'tap'
 import { MemoryCacheStore } from '../../src/cache/memory.js'
+import { unheardMaxAgeMs, WriteNotices } from '../../src/cluster/write-notices.js'
 import { decodeEntry, encodeEntry, RedisCacheStore } from '../../src/cache/redis.js'
 import { cacheStoreContract } from './contract.js'
 import { keysUnder, privatePrefix, sharedRedisUrl } from './redis.js'
@@ -22,6 +23,41 @@ t.test('in-process LRU', async (t) => {
     t.ok(stats.keys < 10 && stats.keys > 0)
     t.ok((await store.lookup({ group: 'people', id: '9' }, ['people'])).entry, 'the newest is kept')
     t.equal((await store.lookup({ group: 'people', id: '0' }, ['people'])).entry, undefined, 'the oldest went first')
+  })
+
+  t.test('on a shared store, another instance\'s write moves the generation, and unheard writes cap the age', async (t) => {
+    let now = 1000
+    let hearing = true
+    const notices = new WriteNotices(() => hearing)
+    const store = new MemoryCacheStore(1024 * 1024, notices, () => now)
+    const key = { group: 'people', id: 'p' }
+    const stored = async () => {
+      const { generations } = store.lookup(key, ['people'])
+      await store.put(key, { generations, contentType: 'application/json', body: Buffer.from('{}') }, 86_400)
+    }
+    const current = () => {
+      const { generations, entry } = store.lookup(key, ['people'])
+      return entry !== undefined && entry.generations.join() === generations.join()
+    }
+    await stored()
+    now += 60_000
+    t.ok(current(), 'while notices are heard, an entry lives until a write')
+    notices.heard({ collection: 'courses' })
+    t.ok(current(), 'a write to another collection changes nothing')
+    notices.heard({ collection: 'people', ids: ['p'] })
+    t.notOk(current(), 'another instance\'s write to its collection ends it')
+    await stored()
+    hearing = false
+    t.notOk(current(), 'once notices may be missed, an entry older than the short age is not served')
+    await stored()
+    now += unheardMaxAgeMs - 1
+    t.ok(current(), 'one stored meanwhile is served within the short age')
+    now += 1
+    t.notOk(current(), 'and not beyond it')
+    hearing = true
+    await stored()
+    notices.missed()
+    t.notOk(current(), 'a gap in the notices ends every entry')
   })
 })
 
