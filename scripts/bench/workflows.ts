@@ -66,8 +66,8 @@ export async function seedWorkflowBench(env: Record<string, string>): Promise<Se
     const definition = await definitions.current('honors_thesis')
     const admins = await new Approvers(store, records, schema).admins()
     if (!admins.length) throw new Error('the seeded department has no admin for the thesis department stage')
-    const faculty = await records.find(schema.class('Faculty')!, {}, { sort: [['_id', 1]], limit: 40 })
-    const students = await records.find(schema.class('UndergraduateStudent')!, {}, { sort: [['_id', 1]], limit: 300 })
+    const faculty = await records.find(schema.class('Faculty')!, { type: 'Faculty' }, { sort: [['_id', 1]], limit: 40 })
+    const students = await records.find(schema.class('UndergraduateStudent')!, { type: 'UndergraduateStudent' }, { sort: [['_id', 1]], limit: 300 })
     const [approver, ...others] = faculty
     const clock = { at: Date.now() - 30 * 86_400_000 }
     const instances = new Instances(store, () => new Date(clock.at))
