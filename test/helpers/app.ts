@@ -1,4 +1,5 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import { basename } from 'node:path'
 import type { Test } from 'tap'
 import { buildApp, type AppOptions } from '../../src/app.js'
 import { signingKeys } from '../../src/auth/keys.js'
@@ -16,17 +17,39 @@ export interface TestApp {
   as(email: string, role: Role): (options: InjectOptions) => Promise<LightMyRequestResponse>
 }
 
+/** The MongoDB-wire server the suites' second pass runs on (see README); unset, tests use the embedded store. */
+const mongodbUrl = process.env.MONGODB_URL
+
+/** One database per data directory, so that a service restarted on the same DATA_DIR finds its records. */
+function databaseFor(dataDir: string): string {
+  return `adks_${basename(dataDir)}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 63)
+}
+
+async function dropDatabase(url: string, name: string): Promise<void> {
+  const { MongoStore } = await import('../../src/store/mongo/store.js')
+  const store = await MongoStore.open(url, name)
+  await store.dropDatabase()
+  await store.close()
+}
+
 /**
- * The real service, built in-process on a fresh embedded store in a temporary data directory; closed
- * and removed when the test ends. `env` overrides configuration variables.
+ * The real service, built in-process on a fresh store: the embedded one in a temporary data directory,
+ * or, when MONGODB_URL is set, a database of its own on that server, dropped when the test ends.
+ * `env` overrides configuration variables.
  */
 export async function buildTestApp(t: Test, env: Record<string, string> = {}, options: AppOptions = {}): Promise<TestApp> {
   let app: FastifyInstance | undefined
-  const dataDir = await tempDir(t, async () => app?.close())
+  let database: string | undefined
+  const dataDir = await tempDir(t, async () => {
+    await app?.close()
+    if (mongodbUrl && database) await dropDatabase(mongodbUrl, database)
+  })
+  if (mongodbUrl) database = databaseFor(env.DATA_DIR ?? dataDir)
   // Rate limits are raised out of the way unless a test sets them; their own tests use the real values.
   const config = loadConfig({
     NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir,
     RATE_LIMIT_ANONYMOUS: '1000000', RATE_LIMIT_USER: '1000000', RATE_LIMIT_KEY_READ: '1000000', RATE_LIMIT_KEY_WRITE: '1000000',
+    ...(mongodbUrl && database ? { MONGODB_URL: mongodbUrl, MONGODB_DB: database } : {}),
     ...env,
   })
   app = await buildApp(config, options)

@@ -36,6 +36,12 @@ function strip({ _id, ...content }: Stored): Omit<Stored, '_id'> {
   return content
 }
 
+/**
+ * One department for the API tests at the end, which run in order. It is built before any test is
+ * queued: built after them, on a slower store the queued tests could all finish first and end the file.
+ */
+const dept = await department(t)
+
 t.test('an untouched log verifies, and reports its head', async (t) => {
   const { log, at } = await logOf(t, 10)
   const report = await log.verify()
@@ -108,9 +114,6 @@ t.test('two writers sharing one store (two instances on one MongoDB) keep one un
   t.same(appended.map((e) => e.seq).sort((a, b) => a - b), Array.from({ length: 100 }, (_, n) => n + 1), 'every position taken once')
   t.match(await log.verify(), { intact: true, checked: 100 })
 })
-
-/** One department for the API tests below, which run in order. */
-const dept = await department(t)
 
 t.test('100 concurrent accesses through the API: 100 entries, one chain, verified by the route', async (t) => {
   const { callers, ids, auditEntries } = dept
