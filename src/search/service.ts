@@ -48,7 +48,8 @@ export interface SearchAnswer {
  * while notices may go unheard, a rebuild every `unheardMaxAgeMs`. Who may see a student hit is decided
  * per request from the caller (admins only), never stored in the index. Tests: test/search/access.test.ts
  * (a search after a write on this instance sees the write), test/search/rebuild.test.ts (another
- * instance's writes, after a notice or a rebuild), test/cluster/two-instances.test.ts (two processes).
+ * instance's writes, after a rebuild), test/cluster/two-instances.test.ts (notices between two processes,
+ * and rebuilds without Redis).
  */
 export class SearchService {
   private index = new SearchIndex()

@@ -47,6 +47,8 @@ t.test('in-process LRU', async (t) => {
     notices.heard({ collection: 'people', ids: ['p'] })
     t.notOk(current(), 'another instance\'s write to its collection ends it')
     await stored()
+    now += unheardMaxAgeMs
+    t.ok(current(), 'an entry older than the short age is served while notices are heard')
     hearing = false
     t.notOk(current(), 'once notices may be missed, an entry older than the short age is not served')
     await stored()
