@@ -4,6 +4,9 @@
 #   scripts/ferretdb.sh build       builds FerretDB once (skipped when the binary is there), prints its path
 #   scripts/ferretdb.sh start DIR   starts it on 127.0.0.1 with its data and pid in DIR, prints its URL
 #   scripts/ferretdb.sh stop DIR    stops the server started in DIR
+#   scripts/ferretdb.sh files       lists the test files of the MongoDB pass (they read MONGODB_URL)
+#   scripts/ferretdb.sh test        the MongoDB pass: starts FerretDB in a temporary directory, runs those
+#                                   files with MONGODB_URL pointing at it, stops it; tap's exit status
 #
 # The module zip of FerretDB lacks build/version/version.txt, which the binary embeds and checks at start
 # (a plain `go install` builds a binary that panics on "Invalid build/version/version.txt file content"),
@@ -11,6 +14,7 @@
 set -euo pipefail
 
 version=v1.24.2
+root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${ADKS_FERRETDB_BIN:-${XDG_CACHE_HOME:-$HOME/.cache}/adks/ferretdb-$version}"
 
 go_tool() {
@@ -80,9 +84,29 @@ stop() {
   rm -f "$dir/ferretdb.pid"
 }
 
+# The store contract, and the HTTP suites of records, privacy, workflows and jobs: the same files as the
+# first pass, run again on the MongoDB adapter.
+files() {
+  (cd "$root" && shopt -s nullglob && printf '%s\n' test/store/mongodb.test.ts test/routes/*.test.ts test/routes/workflows/*.test.ts \
+    test/privacy/*.test.ts test/workflows/*.test.ts test/jobs/*.test.ts)
+}
+
+mongodb_pass() {
+  local url tests status=0
+  pass_dir=$(mktemp -d)
+  # Global, so the trap still finds it after the function returns; it also runs on an interrupt.
+  trap 'stop "$pass_dir"; rm -rf "$pass_dir"' EXIT
+  url=$(start "$pass_dir")
+  mapfile -t tests < <(files)
+  (cd "$root" && MONGODB_URL="$url" npx tap "${tests[@]}") || status=$?
+  return "$status"
+}
+
 case "${1:-}" in
   build) build ;;
   start) start "${2:?usage: ferretdb.sh start DIR}" ;;
   stop) stop "${2:?usage: ferretdb.sh stop DIR}" ;;
-  *) echo "usage: ferretdb.sh build | start DIR | stop DIR" >&2; exit 2 ;;
+  files) files ;;
+  test) mongodb_pass ;;
+  *) echo "usage: ferretdb.sh build | start DIR | stop DIR | files | test" >&2; exit 2 ;;
 esac
