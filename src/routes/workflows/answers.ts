@@ -1,4 +1,4 @@
-import { Type, type TObject, type TProperties } from '@sinclair/typebox'
+import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox'
 import type { CompiledSchema } from '../../schema/index.js'
 import type { ActionResult, EntityView, InstanceDetail, InstanceSummary, StageInstanceView, StoredDefinition, StoredInstance } from '../../workflows/types.js'
 import { objectSchema } from '../records/schemas.js'
@@ -11,6 +11,8 @@ function extend(schema: TObject, properties: TProperties, title?: string): TObje
 }
 
 const Moment = (description: string) => Type.String({ format: 'date-time', description })
+
+const instanceId = 'WorkflowInstance'
 
 /** The schemas of what the workflow routes answer, built once from the class schema. */
 export function workflowAnswers(schema: CompiledSchema) {
@@ -80,22 +82,28 @@ export function workflowAnswers(schema: CompiledSchema) {
     description: 'A definition: its domain, name and stages. The version is assigned: 1 for a new domain, the next for PUT',
   })
 
+  // Shared by every action route's 200 and 409: added once to the app (index.ts) and referenced, so the
+  // OpenAPI document carries it once rather than in every operation.
+  const instanceRef = Type.Unsafe<StoredInstance>(Type.Ref(instanceId))
+  const shared = [{ ...Instance, $id: instanceId }]
+
   /** An entity's answer: the record, and its review once submitted. */
   const Entity = (record: TObject) => Type.Unsafe<EntityView & { instance?: InstanceSummary }>(extend(record, { instance: Type.Optional(InstanceSummary) }))
   /** What an action answers: the entity and its instance as they are now. */
-  const Transition = (record: TObject) => Type.Unsafe<ActionResult>(Type.Object({ entity: record, instance: Instance }, { title: `${String(record.title)}Transition` }))
+  const Transition = (record: TSchema, noun: string) => Type.Unsafe<ActionResult>(Type.Object({ entity: record, instance: instanceRef }, { title: `${noun}Transition` }))
   /** A 409: the error, and the instance and entity as they are now, so the caller can see what won. */
-  const Conflict = (record: TObject) => Type.Object({
+  const Conflict = (record: TSchema) => Type.Object({
     success: Type.Literal(false),
     error: Type.String(),
     statusCode: Type.Integer(),
-    instance: Type.Optional(Instance),
+    instance: Type.Optional(instanceRef),
     entity: Type.Optional(record),
   }, { description: 'Conflict: a different decision after deciding, a closed review or a lost race; with the current state' })
 
   // Typed as the service returns them (interfaces, which a generated schema cannot spell); serialized by these schemas.
   return {
-    Instance: Type.Unsafe<StoredInstance>(Instance),
+    Instance: instanceRef,
+    shared,
     InstanceDetail: Type.Unsafe<InstanceDetail>(InstanceDetail),
     StageView: Type.Unsafe<StageInstanceView>(StageView),
     Definition: Type.Unsafe<StoredDefinition>(Definition),

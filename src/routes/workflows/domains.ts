@@ -53,9 +53,12 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
   const { domain, base, entityClass: noun, crud } = spec
   const schemas = entitySchemas(app.schema, noun, spec.ownerField, createFields[domain])
   const record = answers.Entity(schemas.record)
+  // The entity's record, added once and referenced by every answer that carries it whole.
+  app.addSchema({ ...schemas.record, $id: `${noun}Record` })
+  const recordRef = Type.Unsafe<EntityView>(Type.Ref(`${noun}Record`))
   const params = entityParams(noun)
-  const transition = answers.Transition(schemas.record)
-  const decided = { 200: transition, ...errorResponses(400, 401, 403, 404), 409: answers.Conflict(schemas.record) }
+  const transition = answers.Transition(recordRef, noun)
+  const decided = { 200: transition, ...errorResponses(400, 401, 403, 404), 409: answers.Conflict(recordRef) }
   const policy = allow.signedIn
 
   if (crud.list) {
@@ -64,7 +67,7 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
       schema: {
         tags, summary: `List ${noun} entities`, querystring: listQuery(app, spec),
         description: `The caller's own, those they are asked to decide, and all for admins; newest first. ${who}`,
-        response: { 200: pageOf(schemas.record), ...errorResponses(400, 401, 403) },
+        response: { 200: pageOf(recordRef), ...errorResponses(400, 401, 403) },
       },
     }, async (request) => {
       // The domain's filters are generated, so the query's static type knows only paging and status.
@@ -108,7 +111,7 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
         tags, summary: `Change a ${noun} (draft or revision requested)`, params, querystring: noQuery,
         description: `The submitter, the student, their advisor or an admin. Send the fields to change; null removes an optional field. ${who}`,
         body: recordBody(schemas.update),
-        response: { 200: Type.Unsafe<EntityView>(schemas.record), ...errorResponses(400, 401, 403, 404, 409, 413) },
+        response: { 200: recordRef, ...errorResponses(400, 401, 403, 404, 409, 413) },
       },
     }, async (request) => workflows.update(domain, principalOf(request), request.params.id, request.body))
   }

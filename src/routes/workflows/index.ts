@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { installValidation } from '../../http/validation.js'
 import { WorkflowConflictError } from '../../workflows/errors.js'
 import { workflowAnswers } from './answers.js'
 import { workflowEngineRoutes } from './definitions.js'
@@ -20,6 +21,10 @@ export const workflowRoutes: FastifyPluginAsyncTypebox = async (app) => {
     })
   })
   const answers = workflowAnswers(app.schema)
+  for (const shared of answers.shared) app.addSchema(shared)
+  // A context that adds schemas gets a schema controller of its own, which would validate with Fastify's
+  // default engine; the app's validation is installed again here so these routes validate as all others.
+  installValidation(app)
   workflowDomainRoutes(app, answers)
   workflowEngineRoutes(app, answers)
 }

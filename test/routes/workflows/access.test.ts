@@ -10,7 +10,7 @@ function bodyFor(d: Department, domain: WorkflowDomainKey, method: string, url: 
   if (method === 'PUT') return domain === 'fellowships' || domain === 'award_nominations' ? { statement: 'Mine now' } : { title: 'Mine now' }
   switch (action) {
     case 'request-revision': return { comment: 'Redo it' }
-    case 'delegate': return { to: d.ids[outsider] }
+    case 'delegate': return { to: d.ids.stu }
     case 'decision': return { decision: 'approve' }
     default: return method === 'POST' ? {} : undefined
   }
