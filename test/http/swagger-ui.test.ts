@@ -36,17 +36,33 @@ t.test('Swagger UI at /documentation lists the routes of every resource', async 
 
   const operations = (await app.inject({ method: 'GET', url: '/documentation/json' })).json().paths as Record<string, object>
   const expected = Object.values(operations).reduce((n, methods) => n + Object.keys(methods).length, 0)
-  await page.locator('.opblock').nth(expected - 1).waitFor({ timeout: 30_000 })
-  t.equal(await page.locator('.opblock').count(), expected, `all ${expected} operations are rendered`)
+  // With 150 tags and operations or more, Swagger UI renders only those near the viewport: scroll the
+  // whole page and gather what each screen shows.
+  await page.locator('.opblock').first().waitFor({ timeout: 60_000 })
+  const seen = { operations: new Set<string>(), paths: new Set<string>(), tags: new Set<string>() }
+  for (let step = 0; step < 2000 && seen.operations.size < expected; step++) {
+    const shown = await page.evaluate(() => ({
+      operations: [...document.querySelectorAll('.opblock')].map((e) => e.id),
+      paths: [...document.querySelectorAll('.opblock-summary-path')].map((e) => e.getAttribute('data-path') ?? ''),
+      tags: [...document.querySelectorAll('.opblock-tag')].map((e) => e.getAttribute('data-tag') ?? ''),
+      atEnd: window.scrollY + window.innerHeight >= document.documentElement.scrollHeight,
+    }))
+    for (const name of ['operations', 'paths', 'tags'] as const) for (const value of shown[name]) seen[name].add(value)
+    if (shown.atEnd) break
+    await page.mouse.wheel(0, 400)
+    await page.waitForTimeout(20)
+  }
+  t.equal(seen.operations.size, expected, `all ${expected} operations are rendered`)
+  await page.evaluate(() => window.scrollTo(0, 0))
 
-  // Swagger UI breaks long paths with zero-width spaces; the reader sees them without.
   const text = (await page.locator('body').innerText()).replace(/\u200b/g, '')
   t.match(text, 'Academic Department Knowledge Service', 'the title is shown')
+  // Swagger UI breaks long paths with zero-width spaces; the data-path attribute holds them whole.
   for (const resource of app.schema.resources) {
-    t.ok(text.includes(`${resource.path}\n`) || text.includes(`${resource.path} `), `${resource.path} is listed`)
-    t.ok(text.includes(`${resource.path}/{id}`), `${resource.path}/{id} is listed`)
+    t.ok(seen.paths.has(resource.path), `${resource.path} is listed`)
+    t.ok(seen.paths.has(`${resource.path}/{id}`), `${resource.path}/{id} is listed`)
   }
-  for (const path of ['/health', '/ready', '/api/schemas/{entityType}', '/api/auth/me']) t.ok(text.includes(path), `${path} is listed`)
+  for (const path of ['/health', '/ready', '/api/schemas/{entityType}', '/api/auth/me']) t.ok(seen.paths.has(path), `${path} is listed`)
   // Descriptions are Markdown: text in angle brackets must reach the reader, not vanish as an HTML tag.
   t.match(text, 'ids of the form <Type>/<identifier>', 'the id form is shown in the introduction')
   const detail = page.locator('.opblock-get', { has: page.locator('[data-path="/api/people/{id}"]') })
@@ -56,7 +72,7 @@ t.test('Swagger UI at /documentation lists the routes of every resource', async 
   await page.locator('.btn.authorize').first().click()
   await page.locator('.auth-container').first().waitFor({ timeout: 10_000 })
   t.match(await page.locator('.auth-container').first().innerText(), 'npm run token -- <email> --role <role>', 'the sign-in hint is shown')
-  for (const tag of ['People', 'Courses', 'Degrees', 'Research', 'Publications', 'Schemas']) {
-    t.equal(await page.locator(`.opblock-tag[data-tag="${tag}"]`).count(), 1, `the ${tag} tag has its section`)
+  for (const tag of ['People', 'Courses', 'Degrees', 'Research', 'Publications', 'Schemas', 'Workflows']) {
+    t.ok(seen.tags.has(tag), `the ${tag} tag has its section`)
   }
 })
