@@ -17,6 +17,13 @@ const chromiumArgs = [
   '--disable-component-update', '--disable-sync',
 ]
 
+interface Shown {
+  readonly operations: readonly string[]
+  readonly paths: readonly string[]
+  readonly tags: readonly string[]
+  readonly atEnd: boolean
+}
+
 t.test('Swagger UI at /documentation lists the routes of every resource', async (t) => {
   const executable = await access(chromiumPath, constants.X_OK).then(() => true, () => false)
   if (!executable) {
@@ -41,19 +48,20 @@ t.test('Swagger UI at /documentation lists the routes of every resource', async 
   await page.locator('.opblock').first().waitFor({ timeout: 60_000 })
   const seen = { operations: new Set<string>(), paths: new Set<string>(), tags: new Set<string>() }
   for (let step = 0; step < 2000 && seen.operations.size < expected; step++) {
-    const shown = await page.evaluate(() => ({
+    // A string, evaluated in the page: this project's TypeScript has no DOM types.
+    const shown = await page.evaluate<Shown>(`({
       operations: [...document.querySelectorAll('.opblock')].map((e) => e.id),
       paths: [...document.querySelectorAll('.opblock-summary-path')].map((e) => e.getAttribute('data-path') ?? ''),
       tags: [...document.querySelectorAll('.opblock-tag')].map((e) => e.getAttribute('data-tag') ?? ''),
       atEnd: window.scrollY + window.innerHeight >= document.documentElement.scrollHeight,
-    }))
+    })`)
     for (const name of ['operations', 'paths', 'tags'] as const) for (const value of shown[name]) seen[name].add(value)
     if (shown.atEnd) break
     await page.mouse.wheel(0, 400)
     await page.waitForTimeout(20)
   }
   t.equal(seen.operations.size, expected, `all ${expected} operations are rendered`)
-  await page.evaluate(() => window.scrollTo(0, 0))
+  await page.evaluate('window.scrollTo(0, 0)')
 
   const text = (await page.locator('body').innerText()).replace(/\u200b/g, '')
   t.match(text, 'Academic Department Knowledge Service', 'the title is shown')
