@@ -1,5 +1,5 @@
 import { Queue, UnrecoverableError, WaitingError, Worker, type Job, type JobsOptions } from 'bullmq'
-import type { Redis } from 'ioredis'
+import { Redis } from 'ioredis'
 import {
   defaultAttempts, defaultBackoffMs, jobLog, JobNotFailedError, JobsUnavailableError, newJobId, PermanentJobError, queueNames,
   shutdownReason, UnknownJobError,
@@ -40,6 +40,20 @@ function jobOptions(options: EnqueueOptions): JobsOptions {
   }
 }
 
+/** ioredis's ways of saying the connection went away, which can arrive before its status says so. */
+/** Waits for a promise at most `ms`; a failure or a late answer is left behind. */
+async function bounded(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([promise.catch(() => {}), new Promise<void>((resolve) => { timer = setTimeout(resolve, ms) })])
+  clearTimeout(timer)
+}
+
+function connectionFailure(error: unknown): boolean {
+  const { name, message, code } = (error ?? {}) as { name?: string; message?: string; code?: string }
+  return name === 'MaxRetriesPerRequestError' || /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT)$/.test(code ?? '') ||
+    /Connection is closed|Stream isn't writeable|Command timed out/.test(message ?? '')
+}
+
 /**
  * BullMQ on Redis: one Queue per queue name for enqueueing and the admin answers, and (when this process
  * runs jobs) one Worker per queue with registered handlers, one job at a time each.
@@ -50,7 +64,14 @@ export class BullJobDriver implements JobDriver {
   /** Queue objects by name. One whose connection failed is dropped, so the next call starts afresh once Redis is back. */
   private readonly queueObjects = new Map<QueueName, Queue>()
   private readonly workers: Worker[] = []
+  /**
+   * Every connection the workers use, their blocking duplicates included: BullMQ's own close never
+   * returns while Redis is unreachable, so shutdown ends by dropping these itself.
+   */
+  private readonly workerConnections: Redis[] = []
   private closing = false
+  /** Jobs running in this process, until BullMQ has recorded their outcome (or they went back to waiting). */
+  private readonly inFlight = new Map<string, { settled: Promise<void>; settle: () => void }>()
 
   constructor(private readonly options: BullDriverOptions) {}
 
@@ -61,9 +82,13 @@ export class BullJobDriver implements JobDriver {
   async start(): Promise<void> {
     if (!this.options.runJobs || this.workers.length > 0) return
     for (const [queue, handlers] of this.handlers) {
-      const worker = new Worker(queue, (job, token, signal) => this.process(queue, handlers, job, token, signal), {
-        // BullMQ's blocking commands must wait for Redis as long as it takes, unlike the request path.
-        connection: { url: this.options.redisUrl, maxRetriesPerRequest: null, connectionName: `adks-worker-${queue}` } as never,
+      const worker = new Worker(queue, (job, token, signal) => {
+        let settle!: () => void
+        const settled = new Promise<void>((resolve) => { settle = resolve })
+        this.inFlight.set(job.id!, { settled, settle })
+        return this.process(queue, handlers, job, token, signal)
+      }, {
+        connection: this.workerConnection(queue),
         prefix: this.options.prefix,
         concurrency: 1,
         ...(this.options.lockDuration ? { lockDuration: this.options.lockDuration } : {}),
@@ -71,10 +96,31 @@ export class BullJobDriver implements JobDriver {
         ...(this.options.maxStalledCount !== undefined ? { maxStalledCount: this.options.maxStalledCount } : {}),
       })
       worker.on('error', (err) => this.options.log.error({ err, queue }, 'job worker error'))
-      worker.on('failed', (job, err) => this.options.log.warn({ err, queue, job: job?.id, name: job?.name }, 'job attempt failed'))
+      worker.on('failed', (job, err) => {
+        if (job) this.landed(job.id!)
+        this.options.log.warn({ err, queue, job: job?.id, name: job?.name }, 'job attempt failed')
+      })
+      worker.on('completed', (job) => this.landed(job.id!))
       this.workers.push(worker)
     }
     await Promise.all(this.workers.map((w) => w.waitUntilReady()))
+  }
+
+  private landed(id: string): void {
+    this.inFlight.get(id)?.settle()
+    this.inFlight.delete(id)
+  }
+
+  /** BullMQ's blocking commands must wait for Redis as long as it takes, unlike the request path. */
+  private workerConnection(queue: QueueName): Redis {
+    const track = (client: Redis): Redis => {
+      client.on('error', () => {})
+      const duplicate = client.duplicate.bind(client)
+      client.duplicate = (override) => track(duplicate(override))
+      this.workerConnections.push(client)
+      return client
+    }
+    return track(new Redis(this.options.redisUrl, { maxRetriesPerRequest: null, connectionName: `adks-worker-${queue}` }))
   }
 
   enqueue(queue: QueueName, name: string, data: Record<string, unknown>, options: EnqueueOptions = {}): Promise<Enqueued> {
@@ -175,17 +221,19 @@ export class BullJobDriver implements JobDriver {
 
   async close(): Promise<void> {
     this.closing = true
-    const grace = this.options.closeGraceMs ?? 10_000
-    await Promise.all(this.workers.map(async (worker) => {
-      worker.cancelAllJobs(shutdownReason)
-      // worker.close() waits for running jobs with no limit, and forever when Redis is gone.
-      let timer: NodeJS.Timeout | undefined
-      const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), grace) })
-      const outcome = await Promise.race([worker.close().then(() => 'closed' as const), late])
-      clearTimeout(timer)
-      if (outcome === 'late') await worker.close(true).catch(() => {})
-    }))
-    await Promise.all([...this.queueObjects.values()].map((q) => q.close().catch(() => {})))
+    // Paused first, so that no worker takes a job (a handed-back one included) while the others stop.
+    await Promise.all(this.workers.map((worker) => bounded(worker.pause(true), 2000)))
+    for (const worker of this.workers) worker.cancelAllJobs(shutdownReason)
+    let timer: NodeJS.Timeout | undefined
+    const grace = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), this.options.closeGraceMs ?? 10_000) })
+    const outcome = await Promise.race([Promise.all([...this.inFlight.values()].map((j) => j.settled)).then(() => 'done' as const), grace])
+    clearTimeout(timer)
+    if (outcome === 'late') this.options.log.warn({}, 'a job did not stop within the grace period; it is left to stall and run again')
+    // Every outcome is recorded by now, so the workers close by force: BullMQ's graceful close waits on
+    // its blocking connection, and never returns while Redis is unreachable (taskforcesh/bullmq#4656).
+    await Promise.all(this.workers.map((worker) => bounded(worker.close(true), 5000)))
+    for (const connection of this.workerConnections) connection.disconnect()
+    await Promise.all([...this.queueObjects.values()].map((q) => bounded(q.close(), 2000)))
     this.queueObjects.clear()
     if (this.options.ownsClient) await this.options.client.quit().catch(() => this.options.client.disconnect())
   }
@@ -207,6 +255,7 @@ export class BullJobDriver implements JobDriver {
       // Stopped for shutdown: back to waiting, not counted as a failed attempt.
       if (this.closing && abort.aborted) {
         await job.moveToWait(token)
+        this.landed(job.id!)
         throw new WaitingError()
       }
       if (error instanceof PermanentJobError) throw new UnrecoverableError(error.message)
@@ -252,7 +301,7 @@ export class BullJobDriver implements JobDriver {
     try {
       return await Promise.race([action(queue), timeout])
     } catch (error) {
-      if (error instanceof JobsUnavailableError || this.options.client.status !== 'ready') {
+      if (error instanceof JobsUnavailableError || this.options.client.status !== 'ready' || connectionFailure(error)) {
         this.queueObjects.delete(name)
         queue.close().catch(() => {})
         throw new JobsUnavailableError()
