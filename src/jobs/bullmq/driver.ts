@@ -61,7 +61,11 @@ function connectionFailure(error: unknown): boolean {
 export class BullJobDriver implements JobDriver {
   readonly kind = 'bullmq' as const
   private readonly handlers = new Map<QueueName, HandlerMap>()
-  /** Queue objects by name. One whose connection failed is dropped, so the next call starts afresh once Redis is back. */
+  /**
+   * Queue objects by name (they hold no job data, only BullMQ's handle on the queue's keys). One whose
+   * call met a Redis failure is dropped, so the next call starts afresh once Redis is back; the end of
+   * test/jobs/redis-down.test.ts shows the routes answering again after an outage.
+   */
   private readonly queueObjects = new Map<QueueName, Queue>()
   private readonly workers: Worker[] = []
   /**
