@@ -110,9 +110,12 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   const customTokens = new CustomTokens(keys, config, oneTime)
   await store.ensureIndexes(instancesCollection, instanceIndexes)
   const workflows = new WorkflowService({ store, records, schema, people })
-  // Before serving: the seeded definitions exist, and no entity is left out of step with its instance.
-  await workflows.seed()
-  await workflows.repair()
+  // Before serving: the seeded definitions exist, and no entity is left out of step with its instance
+  // (a schema without workflow classes, as tests of the schema compiler use, has neither to do).
+  if (schema.class('Workflow')) {
+    await workflows.seed()
+    await workflows.repair()
+  }
   const cache = await createResponseCache(config, log, cluster.notices ?? undefined)
   records.onChange((change) => cache.invalidate(change.collection))
   const jobs = await openJobs(config, store, log, { runJobs: config.workers === 'inline', closeGraceMs: Math.floor(config.shutdownGraceMs / 2) })
