@@ -8,9 +8,10 @@ const Json = (description: string) => Type.Record(Type.String(), Type.Unknown(),
 
 export const StateName = Type.Unsafe<JobState>({ type: 'string', enum: [...jobStates], description: jobStates.join(', ') })
 
-/** Checked by the route (an unknown queue is a 404 naming it), so any name reaches the handler. */
-export const QueueParam = Type.String({ minLength: 1, maxLength: 100, description: queueNames.join(', ') })
-export const JobIdParam = Type.String({ minLength: 1, maxLength: 200, description: 'The job id' })
+/** A well-formed unknown name reaches the route, which answers 404 naming it; any other text is a 400. */
+export const QueueParam = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,100}$', description: queueNames.join(', ') })
+/** Ids this service makes (see jobs/port.ts newJobId) and BullMQ's scheduled `repeat:<scheduler>:<time>`. */
+export const JobIdParam = Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,200}$', description: 'The job id' })
 
 export const Progress = Type.Object({
   percent: Type.Number({ minimum: 0, maximum: 100 }),
