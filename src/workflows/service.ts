@@ -295,14 +295,21 @@ export class WorkflowService {
     })
   }
 
-  /** The workflow id of the person named as delegate: a Person id, or a User id (mapped to its Person). */
+  /**
+   * The workflow id of the person named as delegate: a Person id, or a User id (mapped to its Person).
+   * A student never decides, whichever id names them.
+   */
   private async delegateId(to: unknown): Promise<string> {
     if (typeof to !== 'string' || !to) throw new BadRequestError('to: name the person to delegate to')
     const found = await this.records.get(to)
-    const cls = found && this.schema.class(found.type)
-    if (found && cls?.ancestors.includes('Person')) return found._id
-    if (found?.type === 'User') return (await workflowIdsOfUsers([found as never], this.records, this.schema))[0]!
-    throw new BadRequestError(`to: no person or user ${to}`)
+    let id: string | undefined
+    if (found && this.schema.class(found.type)?.ancestors.includes('Person')) id = found._id
+    else if (found?.type === 'User') id = (await workflowIdsOfUsers([found as never], this.records, this.schema))[0]!
+    if (!id) throw new BadRequestError(`to: no person or user ${to}`)
+    const person = id === found?._id ? found : await this.records.get(id)
+    const student = person ? this.schema.class(person.type)?.ancestors.includes('Student') : found?.role === 'student'
+    if (student || found?.role === 'student') throw new BadRequestError('to: a student cannot be delegated a decision')
+    return id
   }
 
   async withdraw(domain: WorkflowDomainKey, principal: Principal, id: string, body: WithdrawBody = {}): Promise<ActionResult> {

@@ -44,7 +44,15 @@ function listQuery(app: App, spec: DomainSpec) {
     const value = app.schema.builder.valueSchema(prop)
     return [param, Type.Optional({ ...value, description: `Only entities whose ${field} is this` } as TSchema)]
   }))
-  return Type.Object({ ...paging, status: entityStatusQuery(app.schema), ...filters }, { additionalProperties: false })
+  // The domain's filters are generated from its registry row, so their names are known only at run time.
+  return Type.Unsafe<DomainListQuery>(Type.Object({ ...paging, status: entityStatusQuery(app.schema), ...filters }, { additionalProperties: false }))
+}
+
+interface DomainListQuery {
+  readonly limit: number
+  readonly offset: number
+  readonly status?: string
+  readonly [filter: string]: string | number | undefined
 }
 
 /** The routes of one domain, generated from its registry row (DESIGN 6.3, routes table). */
@@ -70,8 +78,8 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
         response: { 200: pageOf(recordRef), ...errorResponses(400, 401, 403) },
       },
     }, async (request) => {
-      // The domain's filters are generated, so the query's static type knows only paging and status.
-      const { limit, offset, status, ...filters } = request.query as { limit: number; offset: number; status?: string } & Record<string, string>
+      const { limit, offset, status, ...rest } = request.query
+      const filters = Object.fromEntries(Object.entries(rest).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
       return workflows.list(domain, principalOf(request), { limit, offset, ...(status !== undefined ? { status } : {}), filters })
     })
   }

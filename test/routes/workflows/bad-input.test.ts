@@ -1,5 +1,6 @@
 import t from 'tap'
-import { decide, delegateTo, draftOf, instanceOf, path, spec, startOne, workflowDepartment } from './support.js'
+import { userIdForEmail } from '../../../src/auth/tokens.js'
+import { decide, delegateTo, draftOf, instanceOf, path, people, spec, startOne, workflowDepartment } from './support.js'
 
 t.test('bad input to the decision and delegation routes: a 4xx naming the problem, and nothing changes', async (t) => {
   const d = await workflowDepartment(t)
@@ -15,6 +16,7 @@ t.test('bad input to the decision and delegation routes: a 4xx naming the proble
     ['delegate to the submitter', () => delegateTo(d, 'award_nominations', 'cal', nomination.id, d.ids.gus), 403, /submitter/],
     ['delegate to a student', () => delegateTo(d, 'honors_thesis', 'fay', thesis.id, d.ids.otto), 400, /'to' must match.*Faculty\|Staff\|User/],
     ['delegate to a student (decision route)', () => delegateTo(d, 'independent_research', 'fay', research.id, d.ids.gabe), 400, /'delegate_to' must match/],
+    ['delegate to a student by their user id', () => delegateTo(d, 'honors_thesis', 'fay', thesis.id, userIdForEmail(people.otto.email)), 400, /student/],
     ['delegate to oneself', () => delegateTo(d, 'honors_thesis', 'fay', thesis.id, d.ids.fay), 400, /themselves/],
     ['delegate without delegate_to', () => d.callers.fay({ method: 'POST', url: researchUrl, payload: { decision: 'delegate' } }), 400, /delegate_to/],
     ['delegate_to with approve', () => d.callers.fay({ method: 'POST', url: researchUrl, payload: { decision: 'approve', delegate_to: d.ids.gus } }), 400, /delegate_to/],
