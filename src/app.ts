@@ -35,6 +35,8 @@ import { userRoutes } from './routes/admin/users.js'
 import { jobRoutes } from './routes/admin/jobs.js'
 import { queueRoutes } from './routes/admin/queues.js'
 import { schedulerRoutes } from './routes/admin/schedulers.js'
+import { campusSyncRoutes } from './routes/campus-sync/index.js'
+import { publicationImportRoutes } from './routes/publications/import.js'
 import { apiKeyRoutes } from './routes/auth/api-keys.js'
 import { meRoutes } from './routes/auth/me.js'
 import { sessionRoutes } from './routes/auth/session.js'
@@ -200,6 +202,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(jobRoutes)
   await app.register(queueRoutes)
   await app.register(schedulerRoutes)
+  await app.register(campusSyncRoutes)
+  await app.register(publicationImportRoutes)
   await app.register(searchRoutes)
   await app.register(workflowRoutes)
   return app

@@ -52,6 +52,9 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_KEY_WRITE: Type.Integer({ minimum: 1, default: 20 }),
   RATE_LIMIT_NAMESPACE: Type.String({ pattern: '^[A-Za-z0-9:_-]{1,64}$', default: 'adks:rate:', description: 'prefix of the rate-limit counters in Redis' }),
   WORKERS: Type.Optional(Type.Union([Type.Literal('inline'), Type.Literal('off')], { description: 'run background jobs in the API process; inline without REDIS_URL, off with it (npm run worker runs them)' })),
+  OPENALEX_URL: Type.Optional(HttpUrl('the OpenAlex API publications are imported from; https://api.openalex.org by default')),
+  OPENALEX_API_KEY: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'sent to OpenAlex as api_key' })),
+  OPENALEX_MAILTO: Type.Optional(Type.String({ minLength: 3, maxLength: 200, description: 'sent to OpenAlex as mailto (its polite pool)' })),
   KEY_USAGE_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 90, description: 'days the worker keeps API key usage entries' }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
 })
@@ -109,6 +112,8 @@ export interface Config {
   /** How often the search index is rebuilt from the store (0: never); unset, the store's kind decides. */
   readonly searchRefreshMs?: number
   readonly keyUsageRetentionDays: number
+  /** Where publications are imported from (src/connectors/openalex). */
+  readonly openalex: { readonly baseUrl?: string; readonly apiKey?: string; readonly mailto?: string }
   /** Whether this process runs background jobs (see src/jobs/open.ts). */
   readonly workers: 'inline' | 'off'
   readonly logLevel: string
@@ -234,6 +239,11 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>> 
     },
     ...(e.SEARCH_REFRESH_INTERVAL ? { searchRefreshMs: seconds(e.SEARCH_REFRESH_INTERVAL) * 1000 } : {}),
     keyUsageRetentionDays: e.KEY_USAGE_RETENTION_DAYS,
+    openalex: {
+      ...(e.OPENALEX_URL ? { baseUrl: e.OPENALEX_URL } : {}),
+      ...(e.OPENALEX_API_KEY ? { apiKey: e.OPENALEX_API_KEY } : {}),
+      ...(e.OPENALEX_MAILTO ? { mailto: e.OPENALEX_MAILTO } : {}),
+    },
     workers: e.WORKERS ?? (e.REDIS_URL ? 'off' : 'inline'),
     logLevel: e.LOG_LEVEL,
   }

@@ -1,6 +1,7 @@
 import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.js'
 import { ConfigError, loadConfig } from './config.js'
+import { scheduleMaintenanceJobs } from './jobs/maintenance-jobs.js'
 import { SchemaError } from './schema/index.js'
 
 async function main(): Promise<void> {
@@ -13,6 +14,9 @@ async function main(): Promise<void> {
     await app.close()
   })
   await app.listen({ port: config.port, host: config.host })
+  // On the embedded driver no worker process exists to set up the maintenance schedules (npm run worker
+  // does on BullMQ); upserting them again at each start changes nothing.
+  if (app.jobs.kind === 'embedded') await scheduleMaintenanceJobs(app.jobs)
 }
 
 main().catch((error: unknown) => {

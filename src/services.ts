@@ -21,6 +21,7 @@ import { People } from './privacy/relations.js'
 import { ProtectedAccess } from './privacy/student-access.js'
 import { RecordService } from './records/service.js'
 import { connectRequestPathRedis } from './redis/client.js'
+import { registerDataJobs } from './jobs/handlers.js'
 import { maintenanceHandlers } from './jobs/maintenance-jobs.js'
 import { openJobs } from './jobs/open.js'
 import type { JobDriver } from './jobs/port.js'
@@ -120,6 +121,7 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   records.onChange((change) => cache.invalidate(change.collection))
   const jobs = await openJobs(config, store, log, { runJobs: config.workers === 'inline', closeGraceMs: Math.floor(config.shutdownGraceMs / 2) })
   jobs.register('maintenance', maintenanceHandlers({ store, revocations, auditLog, usageRetentionDays: config.keyUsageRetentionDays, workflows, log }))
+  registerDataJobs(jobs, { records, schema, enrollments, auditLog, openalex: config.openalex, invalidate: (collection) => cache.invalidate(collection) })
   return {
     store, keys, records, users, revocations, apiKeys, usage, people, auditLog, enrollments, requirements, progress, plans, protectedAccess,
     redis, oneTime, customTokens, samlSignIn, cache, search, workflows, jobs,

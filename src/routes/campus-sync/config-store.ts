@@ -1,0 +1,62 @@
+import type { Static } from '@sinclair/typebox'
+import { openPackage } from '../../connectors/oneroster/csv.js'
+import { BadRequestError } from '../../errors.js'
+import type { RecordService } from '../../records/service.js'
+import type { CompiledSchema } from '../../schema/index.js'
+import { configId, loadSyncConfig } from '../../sync/config.js'
+import type { ConfigAnswer, ConfigBody } from './schemas.js'
+
+type Body = Static<typeof ConfigBody>
+type Answer = Static<typeof ConfigAnswer>
+
+/** The campus sync configuration as answered: the secret only as set or unset. */
+export async function configAnswer(records: RecordService, schema: CompiledSchema): Promise<Answer> {
+  const config = await loadSyncConfig(records, schema)
+  const { source } = config
+  return {
+    configured: (await records.get(configId)) !== null,
+    source: source.type === 'oneroster-rest'
+      ? { type: source.type, url: source.url, token_url: source.tokenUrl, ...(source.clientId ? { client_id: source.clientId } : {}), client_secret: source.clientSecret ? 'set' : 'unset' }
+      : { type: source.type, path: source.path, client_secret: 'unset' },
+    terms: [...config.terms],
+    delete_policy: config.deletePolicy,
+    max_deactivate_percent: config.maxDeactivatePercent,
+  }
+}
+
+const restOnly = ['url', 'token_url', 'client_id', 'client_secret'] as const
+
+/**
+ * Checks a configuration against its source type and writes it whole (SyncConfig/campus). The stored
+ * secret is kept when the body leaves it out (or sends back "set", as GET answers it) and the token URL
+ * is unchanged: a secret never follows the configuration to another server.
+ */
+export async function saveConfig(records: RecordService, schema: CompiledSchema, body: Body): Promise<void> {
+  const { source } = body
+  const stored = await records.get(configId)
+  let fields: Record<string, unknown>
+  if (source.type === 'oneroster-csv') {
+    const stray = restOnly.find((field) => source[field] !== undefined && source[field] !== null)
+    if (stray) throw new BadRequestError(`Invalid body: source.${stray} does not apply to a oneroster-csv source`)
+    if (!source.path) throw new BadRequestError('Invalid body: source.path is required for a oneroster-csv source')
+    try {
+      await openPackage(source.path)
+    } catch (error) {
+      throw new BadRequestError(`Invalid body: source.path ${JSON.stringify(source.path)} is not a readable OneRoster package (${(error as Error).message.slice(0, 300)})`)
+    }
+    fields = { source_type: source.type, path: source.path, url: null, token_url: null, client_id: null, client_secret: null }
+  } else {
+    if (source.path !== undefined) throw new BadRequestError('Invalid body: source.path does not apply to a oneroster-rest source')
+    if (!source.url) throw new BadRequestError('Invalid body: source.url is required for a oneroster-rest source')
+    if (!source.client_id) throw new BadRequestError('Invalid body: source.client_id is required for a oneroster-rest source')
+    const tokenUrl = source.token_url ?? `${source.url.replace(/\/+$/, '')}/token`
+    const storedTokenUrl = stored?.source_type === 'oneroster-rest' ? (stored.token_url ?? `${String(stored.url).replace(/\/+$/, '')}/token`) : undefined
+    const keep = source.client_secret === undefined || source.client_secret === 'set'
+    const secret = keep ? (storedTokenUrl === tokenUrl ? stored?.client_secret : undefined) : source.client_secret === 'unset' ? null : source.client_secret
+    if (typeof secret !== 'string') throw new BadRequestError('Invalid body: source.client_secret is required for a oneroster-rest source (none is stored for this token URL)')
+    fields = { source_type: source.type, url: source.url, token_url: tokenUrl, client_id: source.client_id, client_secret: secret, path: null }
+  }
+  const values = { ...fields, terms: body.terms ?? [], delete_policy: body.delete_policy ?? 'deactivate', max_deactivate_percent: body.max_deactivate_percent ?? 10 }
+  if (stored) await records.update(configId, values)
+  else await records.create('SyncConfig', Object.fromEntries(Object.entries({ name: 'campus', ...values }).filter(([, v]) => v !== null)), { key: 'campus' })
+}

@@ -1,0 +1,32 @@
+import { mapTerms, type SyncTerm } from '../../domain/oneroster/terms.js'
+import { AppError, BadRequestError } from '../../errors.js'
+import type { CampusSyncConfig } from '../../sync/config.js'
+import { openSource } from '../../sync/source.js'
+
+/** A source that cannot be read answers 502: the fault is the feed's, not the caller's. */
+export class SourceUnavailableError extends AppError {
+  constructor(detail: string) { super(502, `The campus sync source could not be read: ${detail.slice(0, 500)}`) }
+}
+
+/** How long a request waits on the feed's academicSessions. */
+const sessionsTimeoutMs = 15_000
+
+/** The terms of the source's academicSessions (of type term or semester). */
+export async function sourceTerms(config: CampusSyncConfig): Promise<SyncTerm[]> {
+  try {
+    const source = await openSource(config.source, { timeoutMs: sessionsTimeoutMs })
+    const read = await source.read('academicSessions', { signal: AbortSignal.timeout(sessionsTimeoutMs) })
+    if (read.failure) throw new SourceUnavailableError(read.failure)
+    return mapTerms(read.rows).terms
+  } catch (error) {
+    if (error instanceof AppError) throw error
+    throw new SourceUnavailableError(error instanceof Error ? error.message : String(error))
+  }
+}
+
+/** A run narrowed to a term needs a term the source or the configuration knows; else a 400 naming it. */
+export function checkTerm(term: string, known: readonly SyncTerm[], config: CampusSyncConfig): void {
+  if (known.some((t) => t.code === term) || config.terms.includes(term)) return
+  const codes = [...new Set([...known.map((t) => t.code), ...config.terms])].sort()
+  throw new BadRequestError(`Unknown term ${JSON.stringify(term)}: the source knows ${codes.length ? codes.join(', ') : 'no terms'}`)
+}

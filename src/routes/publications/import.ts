@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { allow } from '../../auth/permissions.js'
+import { principalOf } from '../../auth/plugin.js'
+import { ForbiddenError, NotFoundError } from '../../errors.js'
+import { enqueueCitationRefresh, enqueuePublicationImport } from '../../jobs/handlers.js'
+import { JobAccepted } from '../campus-sync/schemas.js'
+import { noQuery } from '../records/schemas.js'
+import { errorResponses } from '../responses.js'
+
+const accepted = { 202: JobAccepted }
+const EmptyBody = Type.Optional(Type.Object({}, { additionalProperties: false }))
+
+/** Imports from OpenAlex and citation refreshes (DESIGN 6.4): queued, answered with the job's id. */
+export const publicationImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { jobs, records, people, schema } = app
+
+  app.post('/api/publications/import/:personId', {
+    config: { policy: allow.signedIn },
+    schema: {
+      tags: ['Publications'], summary: "Import a person's works from OpenAlex",
+      description: "By the person's OpenAlex author id (bibliography_source_id), else their ORCID (researcher_registry_id). Open to the person themselves and to holders of manage_jobs.",
+      params: Type.Object({ personId: Type.String({ minLength: 1, maxLength: 300, description: 'The Person id' }) }),
+      querystring: noQuery, body: EmptyBody, response: { ...accepted, ...errorResponses(400, 401, 403, 404, 503) },
+    },
+  }, async (request, reply) => {
+    const { personId } = request.params
+    const principal = principalOf(request)
+    if (!principal.permissions.has('manage_jobs') && (await people.personOf(principal))?._id !== personId) {
+      throw new ForbiddenError('Permission denied: only the person themselves or a holder of manage_jobs imports their publications')
+    }
+    const cls = schema.classOfId(personId)
+    const person = cls && (cls.name === 'Person' || cls.ancestors.includes('Person')) ? await records.get(personId) : null
+    if (!person) throw new NotFoundError(`No person ${personId}`)
+    const job = await enqueuePublicationImport(jobs, person._id)
+    return reply.code(202).send({ jobId: job.id })
+  })
+
+  const policy = allow.permission('manage_jobs')
+  app.post('/api/admin/publications/import', {
+    config: { policy },
+    schema: {
+      tags: ['Administration'], summary: "Import every faculty member's works from OpenAlex",
+      querystring: noQuery, body: EmptyBody, response: { ...accepted, ...errorResponses(400, 401, 403, 503) },
+    },
+  }, async (_request, reply) => reply.code(202).send({ jobId: (await enqueuePublicationImport(jobs)).id }))
+
+  app.post('/api/admin/citations/update', {
+    config: { policy },
+    schema: {
+      tags: ['Administration'], summary: 'Refresh the citation counts of every publication imported from OpenAlex',
+      querystring: noQuery, body: EmptyBody, response: { ...accepted, ...errorResponses(400, 401, 403, 503) },
+    },
+  }, async (_request, reply) => reply.code(202).send({ jobId: (await enqueueCitationRefresh(jobs)).id }))
+}
