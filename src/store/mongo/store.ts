@@ -1,4 +1,4 @@
-import { MongoClient, MongoServerError, type Db, type Document } from 'mongodb'
+import { MongoClient, MongoServerError, type CommandStartedEvent, type Db, type Document } from 'mongodb'
 import { assertUpdate } from '../filter-check.js'
 import {
   DuplicateKeyError, StoreUnavailableError,
@@ -130,9 +130,15 @@ export class MongoStore implements Store {
 
   private constructor(private readonly client: MongoClient, private readonly db: Db, private readonly lanes?: WriteLanes) {}
 
-  static async open(url: string, dbName?: string): Promise<MongoStore> {
+  /**
+   * `onCommand` hears every command the driver sends (its command monitoring), which is how tests count
+   * a request's round trips; without it monitoring stays off, as it costs an event per command.
+   */
+  static async open(url: string, dbName?: string, options: { onCommand?: (event: CommandStartedEvent) => void } = {}): Promise<MongoStore> {
     // Fail well inside Fastify's plugin timeout, so a dead server gives the driver's error, not avvio's.
-    const client = new MongoClient(url, { serverSelectionTimeoutMS: 5000, connectTimeoutMS: 5000, retryWrites: true })
+    const { onCommand } = options
+    const client = new MongoClient(url, { serverSelectionTimeoutMS: 5000, connectTimeoutMS: 5000, retryWrites: true, monitorCommands: onCommand !== undefined })
+    if (onCommand) client.on('commandStarted', onCommand)
     await client.connect()
     try {
       // FerretDB tells itself apart by `ferretdbVersion` in buildInfo; its writes are not isolated.

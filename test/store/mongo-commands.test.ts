@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto'
+import type { CommandStartedEvent } from 'mongodb'
+import t from 'tap'
+import { MongoStore } from '../../src/store/mongo/store.js'
+import { buildTestApp } from '../helpers/app.js'
+import { Fixtures } from '../helpers/records.js'
+
+/**
+ * How many commands a warm read sends to MongoDB, counted with the driver's command monitoring. A warm
+ * request is one whose principal is already cached: the app has Redis, whose notices keep the principal
+ * cache on over a MongoDB store, and no response cache, which would hide the store altogether.
+ */
+const url = process.env.MONGODB_URL
+
+if (!url) {
+  t.comment('MongoDB command counts not measured: MONGODB_URL is not set (the embedded store sends no commands)')
+} else {
+  t.test('a warm authenticated read by id sends one find, a sorted page a find and a count', async (t) => {
+    const commands: CommandStartedEvent[] = []
+    const store = await MongoStore.open(url, `adks_commands_${process.pid}`, { onCommand: (event) => commands.push(event) })
+    t.teardown(async () => {
+      await store.dropDatabase()
+      await store.close()
+    })
+    const { app, as } = await buildTestApp(t, {
+      REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PREFIX: `adks-commands-${randomUUID()}:`, CACHE: 'off',
+    }, { store })
+    const fx = new Fixtures(app, as('admin@dept.edu', 'admin'))
+    const people = []
+    for (let n = 0; n < 3; n++) people.push(await fx.create('Faculty', await fx.body('Faculty', { full: true, n })))
+    const reader = as('reader@dept.edu', 'user')
+    // A first sign-in creates the user record, and a principal built while a source of principals is
+    // written is not kept: the request after it builds the principal the cache then holds.
+    for (let n = 0; n < 2; n++) t.equal((await reader({ method: 'GET', url: '/api/people?limit=1' })).statusCode, 200, 'signed in')
+
+    /** The commands one request sends, after the same request has been made once (so every cache is warm). */
+    const commandsOf = async (requestUrl: string) => {
+      const cold = await reader({ method: 'GET', url: requestUrl })
+      t.equal(cold.statusCode, 200, `GET ${requestUrl}`)
+      commands.length = 0
+      const warm = await reader({ method: 'GET', url: requestUrl })
+      t.equal(warm.statusCode, 200, `GET ${requestUrl} again`)
+      // Anything a request leaves to do after answering (a log entry, say) would be sent by now.
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      return { answer: warm.json(), sent: commands.map((event) => `${event.commandName} ${String(event.command[event.commandName])}`) }
+    }
+
+    const byId = await commandsOf(`/api/people/${encodeURIComponent(people[0]!._id)}`)
+    t.equal(byId.answer._id, people[0]!._id, 'the record read')
+    t.same(byId.sent, ['find people'], 'GET by id: exactly one find')
+
+    const page = await commandsOf('/api/people?limit=50&sort=last_name')
+    t.equal(page.answer.total, 3, 'the page counts every record')
+    t.equal(page.answer.items.length, 3)
+    t.same([...page.sent].sort(), ['aggregate people', 'find people'], 'a sorted page: one find and one count')
+  })
+}
