@@ -7,7 +7,7 @@ import { syncKinds } from '../../sync/runner.js'
 import { noQuery } from '../records/schemas.js'
 import { errorResponses } from '../responses.js'
 import { configAnswer, saveConfig } from './config-store.js'
-import { ConfigAnswer, ConfigBody, JobAccepted, RunPage, RunsQuery, SyncBody, SyncRunItem, TermList } from './schemas.js'
+import { ConfigAnswer, emptyBody, ConfigBody, JobAccepted, RunPage, RunsQuery, SyncBody, SyncRunItem, TermList } from './schemas.js'
 import { checkTerm, sourceTerms } from './terms.js'
 
 const summaries = {
@@ -25,13 +25,14 @@ export const campusSyncRoutes: FastifyPluginAsyncTypebox = async (app) => {
   for (const kind of syncKinds) {
     app.post(`/api/campus-sync/${kind}`, {
       config: { policy },
+      preValidation: emptyBody,
       schema: {
         tags, summary: summaries[kind],
         description: 'Queues the run and answers its job id; a request for the same run while one is waiting or running answers that job. A dry run\'s result is the diff it would apply.',
         querystring: noQuery, body: SyncBody, response: { 202: JobAccepted, ...errorResponses(400, 401, 403, 502, 503) },
       },
     }, async (request, reply) => {
-      const { term, dryRun } = request.body ?? {}
+      const { term, dryRun } = request.body
       const config = await loadSyncConfig(records, schema)
       if (term !== undefined) checkTerm(term, await sourceTerms(config), config)
       const job = await enqueueCampusSync(jobs, { kind, ...(term !== undefined ? { term } : {}), ...(dryRun ? { dryRun } : {}) }, config.source)

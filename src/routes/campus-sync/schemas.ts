@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox'
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import { paging } from '../records/schemas.js'
 
 const termCode = Type.String({ pattern: '^[0-9]{2}[FSUW]$', description: 'A term code: two-digit year and season letter, e.g. 25F' })
@@ -79,3 +80,12 @@ export const RunsQuery = Type.Object({
 }, { additionalProperties: false })
 
 export const RunPage = Type.Object({ items: Type.Array(SyncRunItem), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() })
+
+/** Empty: a POST that takes no fields, which may come with no body at all. */
+export const NoFields = Type.Object({}, { additionalProperties: false })
+
+/** A POST whose body is all optional may come with none (curl -X POST), which stands for `{}`; what is sent is still validated. */
+export function emptyBody(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  request.body ??= {}
+  done()
+}

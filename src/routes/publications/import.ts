@@ -4,12 +4,11 @@ import { allow } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import { ForbiddenError, NotFoundError } from '../../errors.js'
 import { enqueueCitationRefresh, enqueuePublicationImport } from '../../jobs/handlers.js'
-import { JobAccepted } from '../campus-sync/schemas.js'
+import { emptyBody, JobAccepted, NoFields } from '../campus-sync/schemas.js'
 import { noQuery } from '../records/schemas.js'
 import { errorResponses } from '../responses.js'
 
 const accepted = { 202: JobAccepted }
-const EmptyBody = Type.Optional(Type.Object({}, { additionalProperties: false }))
 
 /** Imports from OpenAlex and citation refreshes (DESIGN 6.4): queued, answered with the job's id. */
 export const publicationImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -17,11 +16,12 @@ export const publicationImportRoutes: FastifyPluginAsyncTypebox = async (app) =>
 
   app.post('/api/publications/import/:personId', {
     config: { policy: allow.signedIn },
+    preValidation: emptyBody,
     schema: {
       tags: ['Publications'], summary: "Import a person's works from OpenAlex",
       description: "By the person's OpenAlex author id (bibliography_source_id), else their ORCID (researcher_registry_id). Open to the person themselves and to holders of manage_jobs.",
       params: Type.Object({ personId: Type.String({ minLength: 1, maxLength: 300, description: 'The Person id' }) }),
-      querystring: noQuery, body: EmptyBody, response: { ...accepted, ...errorResponses(400, 401, 403, 404, 503) },
+      querystring: noQuery, body: NoFields, response: { ...accepted, ...errorResponses(400, 401, 403, 404, 503) },
     },
   }, async (request, reply) => {
     const { personId } = request.params
@@ -39,17 +39,19 @@ export const publicationImportRoutes: FastifyPluginAsyncTypebox = async (app) =>
   const policy = allow.permission('manage_jobs')
   app.post('/api/admin/publications/import', {
     config: { policy },
+    preValidation: emptyBody,
     schema: {
       tags: ['Administration'], summary: "Import every faculty member's works from OpenAlex",
-      querystring: noQuery, body: EmptyBody, response: { ...accepted, ...errorResponses(400, 401, 403, 503) },
+      querystring: noQuery, body: NoFields, response: { ...accepted, ...errorResponses(400, 401, 403, 503) },
     },
   }, async (_request, reply) => reply.code(202).send({ jobId: (await enqueuePublicationImport(jobs)).id }))
 
   app.post('/api/admin/citations/update', {
     config: { policy },
+    preValidation: emptyBody,
     schema: {
       tags: ['Administration'], summary: 'Refresh the citation counts of every publication imported from OpenAlex',
-      querystring: noQuery, body: EmptyBody, response: { ...accepted, ...errorResponses(400, 401, 403, 503) },
+      querystring: noQuery, body: NoFields, response: { ...accepted, ...errorResponses(400, 401, 403, 503) },
     },
   }, async (_request, reply) => reply.code(202).send({ jobId: (await enqueueCitationRefresh(jobs)).id }))
 }

@@ -108,6 +108,7 @@ t.test('terms: the source\'s terms and which are synced; a sync of an unknown te
   const job = await finished(ops, await accepted(t, ops, '/api/campus-sync/courses', { term: '25F' }))
   t.match(job, { state: 'completed', data: { kind: 'courses', term: '25F' } })
   await accepted(t, ops, '/api/campus-sync/courses', { term: '26S' })
+  t.equal((await ops({ method: 'POST', url: '/api/campus-sync/courses' })).statusCode, 202, 'a POST with no body at all')
   t.equal((await ops({ method: 'POST', url: '/api/campus-sync/people', payload: { dryRun: 'yes' } })).statusCode, 400)
   t.equal((await ops({ method: 'POST', url: '/api/campus-sync/people', payload: { kind: 'all' } })).statusCode, 400)
 })
