@@ -37,6 +37,43 @@ export function referenceFields(model: Model): ReferenceField[] {
   return fields
 }
 
+/**
+ * The index a sort walks: the fields in the order and directions asked for (`-` for descending), then
+ * `_id`, ascending, as the list routes break ties (records/list-query.ts listSort).
+ */
+function sortIndex(fields: readonly string[]): IndexSpec {
+  const descending = fields.filter((field) => field.startsWith('-')).map((field) => field.slice(1))
+  return { fields: [...fields.map((field) => field.replace(/^-/, '')), '_id'], ...(descending.length ? { descending } : {}) }
+}
+
+/** The stored field a list filter compares (records/list-query.ts listFilter); `term` reads sections, indexed there. */
+function filterField(meaning: string): string | undefined {
+  switch (meaning) {
+    case '@type': return 'type'
+    case '@search': return '_search'
+    case '@subject': return '_subject'
+    case '@offered_in': return undefined
+    default: return meaning
+  }
+}
+
+/**
+ * The indexes the list routes need on MongoDB: one per filter, and one per sort they offer (the default
+ * order, and each sortable field either way), so that a page of 50 is read off an index instead of
+ * sorting the collection. test/store/indexes.test.ts reads them back from both stores.
+ */
+function listIndexes(cls: ClassDef): IndexSpec[] {
+  const { filters, sortable, default_sort: defaultSort } = cls.metadata
+  const indexes: IndexSpec[] = []
+  for (const meaning of Object.values(filters)) {
+    const field = filterField(meaning)
+    if (field) indexes.push({ fields: [field] })
+  }
+  if (defaultSort.length) indexes.push(sortIndex(defaultSort))
+  for (const field of sortable) indexes.push(sortIndex([field]), sortIndex([`-${field}`]))
+  return indexes
+}
+
 export function collectionSpecs(model: Model): CollectionSpec[] {
   const byName = new Map<string, ClassDef[]>()
   for (const cls of storedClasses(model)) {
@@ -47,10 +84,11 @@ export function collectionSpecs(model: Model): CollectionSpec[] {
   return [...byName.entries()].map(([name, classes]) => {
     const indexes = new Map<string, IndexSpec>()
     const add = (index: IndexSpec) => {
-      const key = index.fields.join(',')
+      const key = `${index.fields.join(',')}/${index.descending?.join(',') ?? ''}`
       if (!indexes.has(key) || index.unique) indexes.set(key, index)
     }
     for (const cls of classes) cls.metadata.indexes.forEach(add)
+    for (const cls of classes) listIndexes(cls).forEach(add)
     if (classes.length > 1) add({ fields: ['type'] })
     // Reference fields are what filters, related lists and the delete check look records up by.
     for (const ref of references) if (ref.collection === name) add({ fields: [ref.field] })

@@ -65,6 +65,11 @@ export type Frozen<T> = { readonly [K in keyof T]: T[K] extends object ? Frozen<
 
 export interface IndexSpec {
   readonly fields: readonly string[]
+  /**
+   * Fields among `fields` kept in descending order, for a sort that walks the index; only MongoDB heeds
+   * the direction (the embedded store answers sorts from a sorted copy in memory).
+   */
+  readonly descending?: readonly string[]
   readonly unique?: boolean
   /** Unique only among documents that have the field. */
   readonly sparse?: boolean
@@ -124,6 +129,8 @@ export interface Store {
   collection<T extends Doc = Doc>(name: string): Collection<T>
   /** Creates the indexes if missing; running it again changes nothing. */
   ensureIndexes(collection: string, indexes: readonly IndexSpec[]): Promise<void>
+  /** The indexes the collection has, `_id`'s included: what tests check the routes' queries against. */
+  indexes?(collection: string): Promise<IndexSpec[]>
   ping(): Promise<void>
   close(): Promise<void>
 }

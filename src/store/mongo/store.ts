@@ -156,11 +156,27 @@ export class MongoStore implements Store {
 
   async ensureIndexes(name: string, indexes: readonly IndexSpec[]): Promise<void> {
     for (const index of indexes) {
+      const direction = (field: string) => index.descending?.includes(field) ? -1 : 1
+      // Named by its fields, as before directions existed, so a database made then keeps its indexes.
       await this.db.collection(name).createIndex(
-        Object.fromEntries(index.fields.map((field) => [field, 1])),
-        { name: index.fields.join('_'), unique: index.unique ?? false, sparse: index.sparse ?? false },
+        Object.fromEntries(index.fields.map((field) => [field, direction(field)])),
+        { name: index.fields.map((field) => direction(field) < 0 ? `${field}_-1` : field).join('_'), unique: index.unique ?? false, sparse: index.sparse ?? false },
       )
     }
+  }
+
+  async indexes(name: string): Promise<IndexSpec[]> {
+    const found = await this.db.collection(name).listIndexes().toArray()
+    return found.map((index) => {
+      const keys = Object.entries(index.key as Record<string, number>)
+      const descending = keys.filter(([, direction]) => direction < 0).map(([field]) => field)
+      return {
+        fields: keys.map(([field]) => field),
+        ...(descending.length ? { descending } : {}),
+        ...(index.unique ? { unique: true } : {}),
+        ...(index.sparse ? { sparse: true } : {}),
+      }
+    })
   }
 
   async ping(): Promise<void> {

@@ -77,8 +77,17 @@ export class NedbCollection<T extends Doc> implements Collection<T> {
     return predicate === always ? all : all.filter(predicate)
   }
 
+  /** The indexes this collection keeps, `_id`'s first. */
+  readonly indexes: IndexSpec[] = [{ fields: ['_id'], unique: true }]
+
+  /**
+   * A compound index that is not unique is not kept: MongoDB walks one for a sort, but this store
+   * answers sorts from a sorted copy in memory (documents.ts), so nedb would only maintain it for nothing.
+   */
   async ensureIndex(index: IndexSpec): Promise<void> {
+    if (index.fields.length > 1 && !index.unique) return
     await this.serially(async () => {
+      if (!this.indexes.some((kept) => kept.fields.join() === index.fields.join())) this.indexes.push(index)
       const fieldName = index.fields.length === 1 ? index.fields[0]! : [...index.fields]
       await this.db.ensureIndexAsync({ fieldName, unique: index.unique ?? false, sparse: index.sparse ?? false })
       if (index.fields.length === 1) this.docs.addIndex(index.fields[0]!)

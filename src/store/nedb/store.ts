@@ -64,6 +64,12 @@ export class EmbeddedStore implements Store {
     for (const index of indexes) await collection.ensureIndex(index)
   }
 
+  async indexes(name: string): Promise<IndexSpec[]> {
+    const { collection, loaded } = this.entry(name)
+    await loaded
+    return [...collection.indexes]
+  }
+
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {
