@@ -217,13 +217,18 @@ async function plan(deps: SyncDeps, config: CampusSyncConfig, request: CampusSyn
   const students = new Set([...syncedOfType(maps.person!, 'UndergraduateStudent'), ...syncedOfType(maps.person!, 'GraduateStudent')])
   for (const record of people.records) if (String(record.values['@type']).endsWith('Student') && record.status === 'active') students.add(record.source.sourced_id)
   const classes = new Map<string, EnrolledClass>()
+  // Sections of terms this run leaves out: their enrollments are out of scope, not rows in error.
+  const otherTerms = new Set<string>()
   for (const section of maps.section!.records) {
     const sourcedId = maps.section!.sourcedOf.get(section._id)
     const course = maps.course!.sourcedOf.get(String(section.course))
-    if (sourcedId && course && (!terms || terms.has(String(section.term)))) classes.set(sourcedId, { course, term: String(section.term) })
+    if (!sourcedId || !course) continue
+    if (!terms || terms.has(String(section.term))) classes.set(sourcedId, { course, term: String(section.term) })
+    else otherTerms.add(sourcedId)
   }
+  const inScope = enrollments.rows.filter((row) => row.classSourcedId === undefined || !otherTerms.has(row.classSourcedId))
   const enrollmentPlan = enrollments.mode === 'absent' ? undefined
-    : diff('enrollment', maps, mapEnrollments(enrollments.rows, system, { classes, students }), enrollments, (r) => !terms || terms.has(String(r.term)))
+    : diff('enrollment', maps, mapEnrollments(inScope, system, { classes, students }), enrollments, (r) => !terms || terms.has(String(r.term)))
   const plans = enrollmentPlan ? [personPlan, enrollmentPlan] : [personPlan]
   const instructors = enrollments.mode === 'absent' || enrollments.failure ? undefined : async () => {
     const sections = maps.section!.records.filter((s) => maps.section!.sourcedOf.has(s._id) && (!terms || terms.has(String(s.term))))

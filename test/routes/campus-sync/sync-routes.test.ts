@@ -146,6 +146,8 @@ t.test('with nothing configured, the sample package syncs onto the seeded depart
   const job = await finished(ops, await accepted(t, ops, '/api/campus-sync/people'))
   t.match(job, { state: 'completed', result: { status: 'completed', created: 0, errors: [] } })
   t.equal((job.result as { by_kind: { person: { updated: number } } }).by_kind.person.updated, 410, 'every sample person adopted by campus id')
+  const narrowed = await finished(ops, await accepted(t, ops, '/api/campus-sync/people', { term: '25F', dryRun: true }))
+  t.match(narrowed.result, { status: 'completed', errors: [] }, "a run narrowed to a term leaves other terms' enrollments out, not in error")
   const terms = (await ops({ method: 'GET', url: '/api/campus-sync/terms' })).json().items as { code: string; synced: boolean }[]
   t.ok(terms.some((term) => term.code === '25F' && term.synced), 'the sample package\'s terms')
 })
