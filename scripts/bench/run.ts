@@ -16,7 +16,8 @@
  * keeps only the scenarios whose names match it.
  *
  * `npm run bench -- --compare <git-ref>` (or BENCH_COMPARE=<git-ref>) measures this checkout against
- * that ref instead; see compare-run.ts.
+ * that ref instead; see compare-run.ts. `npm run bench -- --store mongodb` measures the catalog reads on
+ * FerretDB beside the embedded store instead; see mongo-run.ts.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -26,6 +27,7 @@ import { compare } from './compare-run.js'
 import { benchDegreeAudit } from './degree-audit.js'
 import { degreeProgressName, degreeProgressScenario } from './degree-progress.js'
 import { paired, warmUp, type Target } from './load.js'
+import { benchMongo } from './mongo-run.js'
 import { freePort, memory, serviceArgs, startServer, stop } from './processes.js'
 import { record, replayScenarios } from './replay.js'
 import { report, type Measured } from './report.js'
@@ -111,8 +113,11 @@ async function main(): Promise<void> {
 const at = process.argv.indexOf('--compare')
 const ref = at >= 0 ? process.argv[at + 1] : process.env.BENCH_COMPARE
 if (at >= 0 && !ref) throw new Error('--compare needs a git ref, e.g. npm run bench -- --compare HEAD~1')
+const storeAt = process.argv.indexOf('--store')
+const store = storeAt >= 0 ? process.argv[storeAt + 1] : 'embedded'
+if (store !== 'embedded' && store !== 'mongodb') throw new Error('--store takes embedded (the default) or mongodb')
 
-;(ref ? compare(ref) : main()).catch((error: unknown) => {
+;(ref ? compare(ref) : store === 'mongodb' ? benchMongo() : main()).catch((error: unknown) => {
   console.error(error)
   process.exit(1)
 })

@@ -1,0 +1,87 @@
+/**
+ * npm run bench -- --store mongodb: the catalog reads of run.ts on the MongoDB adapter, against FerretDB
+ * (scripts/ferretdb.sh builds and starts it), beside the same reads on the embedded store and the bare
+ * Fastify, each round of either store right after a round of the bare baseline. Both services run with
+ * CACHE=off and no Redis, so that only the store differs: without Redis the principal cache on MongoDB
+ * keeps an entry two seconds (docs/architecture.md, "Caches on the request path"), a rebuild per two
+ * seconds under load. FerretDB keeps its data in SQLite and ignores secondary indexes, so its figures
+ * are a floor, not what a MongoDB server gives. BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS and
+ * BENCH_ONLY apply as in run.ts. Results go to stdout and bench-results/mongodb.md and .json.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { paired, warmUp, type PairedResult, type Target } from './load.js'
+import { freePort, output, run, serviceArgs, startServer, stop } from './processes.js'
+import { fmt, percent } from './report.js'
+import { catalogScenarios } from './scenarios.js'
+import { auth, machine, options, seed, wanted } from './setup.js'
+
+interface StoreFigures {
+  readonly store: 'embedded' | 'mongodb'
+  readonly results: readonly PairedResult[]
+}
+
+/** The catalog reads on one started service, each warmed first and then paired with the baseline. */
+async function measureCatalog(env: Record<string, string>, bare: Target): Promise<PairedResult[]> {
+  const port = await freePort()
+  const service = await startServer('node', [...serviceArgs], { ...env, CACHE: 'off' }, port, '/ready')
+  try {
+    const scenarios = (await catalogScenarios(service.url, await auth(env, port))).filter((s) => wanted(s.name))
+    const pid = service.child.pid
+    for (const s of scenarios) await warmUp({ url: s.url, headers: s.headers, pid }, options, 3)
+    const results: PairedResult[] = []
+    for (const s of scenarios) results.push(await paired(s.name, bare, { url: s.url, headers: s.headers, pid }, options))
+    return results
+  } finally {
+    await stop(service.child)
+  }
+}
+
+function report(figures: readonly StoreFigures[]): string {
+  const [embedded, mongodb] = figures
+  const cell = (x: PairedResult | undefined) => (x ? `${fmt(x.rps)} | ${percent(x.ratio)} | ${x.cpuUs === undefined ? '' : fmt(x.cpuUs)}` : ' | | ')
+  return [
+    `# The catalog reads on FerretDB ${new Date().toISOString().slice(0, 10)}`,
+    '',
+    `${machine()}; ${options.rounds} round(s) of ${options.durationSeconds} s, ${options.connections} connections; CACHE=off, no Redis.`,
+    '',
+    '| scenario | embedded req/s | of bare | CPU µs/req | FerretDB req/s | of bare | CPU µs/req | bare req/s beside FerretDB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...mongodb!.results.map((m) => {
+      const e = embedded!.results.find((x) => x.name === m.name)
+      return `| ${m.name} | ${cell(e)} | ${cell(m)} | ${fmt(m.bare.rps)} |`
+    }),
+    '',
+  ].join('\n')
+}
+
+export async function benchMongo(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'adks-bench-mongo-'))
+  const ferretDir = join(dataDir, 'ferretdb')
+  try {
+    const { env, fresh } = await seed(dataDir)
+    const url = (await output('bash', ['scripts/ferretdb.sh', 'start', ferretDir])).trim()
+    const mongoEnv = { ...env, MONGODB_URL: url, MONGODB_DB: 'adks_bench' }
+    await run('node', ['dist/scripts/seed.js'], mongoEnv)
+
+    const bareServer = await startServer('node', ['--import', 'tsx', 'scripts/bench/bare-server.ts'], {}, await freePort(), '/')
+    const bare: Target = { url: `${bareServer.url}/`, headers: {}, pid: bareServer.child.pid }
+    try {
+      const figures: StoreFigures[] = [
+        { store: 'embedded', results: await measureCatalog({ ...env, ...await fresh() }, bare) },
+        { store: 'mongodb', results: await measureCatalog({ ...mongoEnv, ...await fresh() }, bare) },
+      ]
+      const text = report(figures)
+      console.log(text)
+      await mkdir('bench-results', { recursive: true })
+      await writeFile('bench-results/mongodb.md', text)
+      await writeFile('bench-results/mongodb.json', JSON.stringify({ machine: machine(), options, figures }, null, 2))
+    } finally {
+      await stop(bareServer.child)
+    }
+  } finally {
+    await run('bash', ['scripts/ferretdb.sh', 'stop', ferretDir]).catch(() => {})
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
