@@ -87,8 +87,9 @@ stop() {
 # The store contract, the adapter's command counts and index list, and the HTTP suites of records,
 # privacy, workflows and jobs: the same files as the first pass, run again on the MongoDB adapter.
 files() {
-  (cd "$root" && shopt -s nullglob && printf '%s\n' test/store/mongodb.test.ts test/store/mongo-commands.test.ts test/store/indexes.test.ts test/routes/*.test.ts test/routes/workflows/*.test.ts \
-    test/privacy/*.test.ts test/workflows/*.test.ts test/jobs/*.test.ts)
+  (cd "$root" && shopt -s nullglob && printf '%s\n' test/store/mongodb.test.ts test/store/mongo-commands.test.ts \
+    test/store/indexes.test.ts test/routes/*.test.ts test/routes/workflows/*.test.ts test/privacy/*.test.ts \
+    test/workflows/*.test.ts test/jobs/*.test.ts)
 }
 
 mongodb_pass() {

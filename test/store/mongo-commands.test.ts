@@ -42,12 +42,14 @@ if (!url) {
       t.equal(warm.statusCode, 200, `GET ${requestUrl} again`)
       // Anything a request leaves to do after answering (a log entry, say) would be sent by now.
       await new Promise((resolve) => setTimeout(resolve, 200))
-      return { answer: warm.json(), sent: commands.map((event) => `${event.commandName} ${String(event.command[event.commandName])}`) }
+      const sent = commands.map((event) => `${event.commandName} ${String(event.command[event.commandName])}`)
+      return { answer: warm.json(), sent, filters: commands.map((event) => event.command.filter as unknown) }
     }
 
     const byId = await commandsOf(`/api/people/${encodeURIComponent(people[0]!._id)}`)
     t.equal(byId.answer._id, people[0]!._id, 'the record read')
     t.same(byId.sent, ['find people'], 'GET by id: exactly one find')
+    t.same(byId.filters, [{ _id: people[0]!._id }], 'the find is by id')
 
     const page = await commandsOf('/api/people?limit=50&sort=last_name')
     t.equal(page.answer.total, 3, 'the page counts every record')
