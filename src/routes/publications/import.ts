@@ -27,7 +27,7 @@ export const publicationImportRoutes: FastifyPluginAsyncTypebox = async (app) =>
     const { personId } = request.params
     const principal = principalOf(request)
     if (!principal.permissions.has('manage_jobs') && (await people.personOf(principal))?._id !== personId) {
-      throw new ForbiddenError('Permission denied: only the person themselves or a holder of manage_jobs imports their publications')
+      throw new ForbiddenError('Only the person themselves or a holder of manage_jobs imports their publications')
     }
     const cls = schema.classOfId(personId)
     const person = cls && (cls.name === 'Person' || cls.ancestors.includes('Person')) ? await records.get(personId) : null
