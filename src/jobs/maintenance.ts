@@ -1,12 +1,9 @@
-import { Queue, Worker, type ConnectionOptions } from 'bullmq'
 import type { Logger } from 'pino'
 import { pruneUsage } from '../auth/api-keys/usage.js'
 import type { Revocations } from '../auth/revocations.js'
 import type { AuditLog } from '../privacy/audit-log.js'
 import type { Store } from '../store/port.js'
 import type { WorkflowService } from '../workflows/service.js'
-
-export const maintenanceQueue = 'maintenance'
 
 const hour = 60 * 60 * 1000
 
@@ -53,19 +50,4 @@ export async function runMaintenance(name: string, deps: MaintenanceDeps): Promi
     default:
       throw new Error(`unknown maintenance job ${name}`)
   }
-}
-
-/** Registers every job's schedule; running it again (each worker start) changes nothing. */
-export async function scheduleMaintenance(queue: Queue): Promise<void> {
-  for (const [name, every] of Object.entries(maintenanceSchedule)) {
-    await queue.upsertJobScheduler(name, { every }, { name, opts: { removeOnComplete: 100, removeOnFail: 100 } })
-  }
-}
-
-/** The worker that runs the jobs, one at a time: none is urgent, and each walks a collection. */
-export function maintenanceWorker(connection: ConnectionOptions, prefix: string, deps: MaintenanceDeps): Worker {
-  const worker = new Worker(maintenanceQueue, (job) => runMaintenance(job.name, deps), { connection, prefix, concurrency: 1 })
-  worker.on('completed', (job, result) => deps.log.info({ job: job.name, result }, 'maintenance job done'))
-  worker.on('failed', (job, err) => deps.log.error({ job: job?.name, err }, 'maintenance job failed'))
-  return worker
 }

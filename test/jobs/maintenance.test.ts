@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { Queue, QueueEvents } from 'bullmq'
-import { Redis } from 'ioredis'
 import t, { type Test } from 'tap'
 import { usageCollection } from '../../src/auth/api-keys/usage.js'
 import { Revocations, revokedTokensCollection } from '../../src/auth/revocations.js'
-import { maintenanceQueue, maintenanceSchedule, maintenanceWorker, runMaintenance, scheduleMaintenance, type MaintenanceDeps } from '../../src/jobs/maintenance.js'
+import { BullJobDriver } from '../../src/jobs/bullmq/driver.js'
+import { maintenanceSchedule, runMaintenance, type MaintenanceDeps } from '../../src/jobs/maintenance.js'
+import { maintenanceHandlers, scheduleMaintenanceJobs } from '../../src/jobs/maintenance-jobs.js'
+import { connectRequestPathRedis } from '../../src/redis/client.js'
 import { auditId } from '../../src/privacy/audit-entry.js'
 import { AuditLog, auditCollection, auditIndexes } from '../../src/privacy/audit-log.js'
 import { People } from '../../src/privacy/relations.js'
@@ -99,29 +100,33 @@ t.test('the overdue sweep marks late approvals, then adds the department admins 
 
 t.test('on a real Redis: the schedule is registered once, and a queued job runs on the worker', async (t) => {
   const { deps } = await setup(t)
-  const connection = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: null })
+  const redisUrl = 'redis://127.0.0.1:6379'
   const prefix = `adks-test:${randomUUID()}:bull`
-  const queue = new Queue(maintenanceQueue, { connection, prefix })
-  const events = new QueueEvents(maintenanceQueue, { connection: { host: '127.0.0.1', port: 6379 }, prefix })
-  const worker = maintenanceWorker(connection, prefix, deps)
+  const client = await connectRequestPathRedis(redisUrl, 'test-maintenance')
+  const driver = new BullJobDriver({ client, redisUrl, prefix, log: { info: () => {}, warn: () => {}, error: () => {} }, runJobs: true, closeGraceMs: 2000 })
+  driver.register('maintenance', maintenanceHandlers(deps))
+  await driver.start()
   t.teardown(async () => {
-    await worker.close()
-    await events.close()
-    await queue.obliterate({ force: true })
-    await queue.close()
-    connection.disconnect()
+    await driver.close()
+    const keys = await client.keys(`${prefix}:*`)
+    if (keys.length) await client.del(...keys)
+    client.disconnect()
   })
-  await scheduleMaintenance(queue)
-  await scheduleMaintenance(queue)
-  const schedulers = await queue.getJobSchedulers()
-  t.same(schedulers.map((s) => s.key).sort(), Object.keys(maintenanceSchedule).sort(), 'one scheduler per job, however often registered')
+  await scheduleMaintenanceJobs(driver)
+  await scheduleMaintenanceJobs(driver)
+  const schedulers = await driver.schedulers('maintenance')
+  t.same(schedulers.map((s) => s.id).sort(), Object.keys(maintenanceSchedule).sort(), 'one scheduler per job, however often registered')
   const revoked = deps.store.collection(revokedTokensCollection)
   for (let i = 0; i < 100 && (await revoked.count({})) > 1; i++) await new Promise((r) => setTimeout(r, 50))
   t.same((await revoked.find({})).map((r) => r._id), ['iss#live'], 'the schedule runs each job once at the start')
   await deps.revocations.revoke('iss', 'later', new Date(now.getTime() - 1))
-  await events.waitUntilReady()
-  const job = await queue.add('sweep-revoked-tokens', {})
-  t.same(await job.waitUntilFinished(events, 10_000), { deleted: 1 }, 'a queued job runs and returns its report')
+  const { id } = await driver.enqueue('maintenance', 'sweep-revoked-tokens', {})
+  let job = await driver.job(id)
+  for (let i = 0; i < 200 && job?.state !== 'completed'; i++) {
+    await new Promise((r) => setTimeout(r, 50))
+    job = await driver.job(id)
+  }
+  t.same(job?.result, { deleted: 1 }, 'a queued job runs and returns its report')
 })
 
 t.test('the worker refuses to start without Redis or without MongoDB, naming the variable', async (t) => {
