@@ -3,8 +3,9 @@
  *   npm run seed -- [--scale N] [--if-empty] [--reset]
  * --scale N writes N copies of the department (ids stay unique); --if-empty does nothing when people
  * already has records (how `npm start` seeds on first run); --reset first empties the catalog and
- * protected collections (users and groups are kept). Every record goes through the record service, and
- * the sample approval requests through the workflow service (scripts/sample/workflow-seed.ts).
+ * protected collections (users and groups are kept). Every record passes the record service's checks and
+ * is written in batches (scripts/sample/seed-bulk.ts); the sample approval requests go through the
+ * workflow service (scripts/sample/workflow-seed.ts).
  */
 import { loadConfig } from '../src/config.js'
 import { RecordService } from '../src/records/service.js'
@@ -13,7 +14,7 @@ import { openStore } from '../src/store/open.js'
 import type { Store } from '../src/store/port.js'
 import { generateSampleDepartment } from './sample/index.js'
 import { parseSeedArgs, SeedUsageError, seedUsage, type SeedOptions } from './sample/seed-options.js'
-import { seedDepartment } from './sample/seed-store.js'
+import { seedDepartmentInBulk } from './sample/seed-bulk.js'
 import { seedSampleWorkflows } from './sample/workflow-seed.js'
 
 /** The collections the seed fills: everything served as a resource, and the protected student records. */
@@ -39,8 +40,8 @@ async function seed(options: SeedOptions, store: Store, schema: CompiledSchema):
   }
   const started = performance.now()
   const department = generateSampleDepartment(options.scale)
+  const counts = await seedDepartmentInBulk(store, schema, department)
   const records = new RecordService(store, schema)
-  const counts = await seedDepartment(records, department)
   const workflows = await seedSampleWorkflows({ store, records, schema }, department.catalog, new Date())
   const requests = Object.values(workflows).reduce((sum, byStatus) => sum + Object.values(byStatus).reduce((a, n) => a + n, 0), 0)
   const seconds = ((performance.now() - started) / 1000).toFixed(1)

@@ -5,6 +5,7 @@ import { compileSchema } from '../../src/schema/index.js'
 import { openStore } from '../../src/store/open.js'
 import type { Store } from '../../src/store/port.js'
 import { generateSampleDepartment } from '../../scripts/sample/index.js'
+import { seedDepartmentInBulk } from '../../scripts/sample/seed-bulk.js'
 import { seedDepartment, SeedError } from '../../scripts/sample/seed-store.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
@@ -45,4 +46,34 @@ t.test('a rejected record stops the seed with its id and the reason', async (t) 
   t.match((error as Error).message, new RegExp(`^${first!.id}: 'email'`))
   const dangling = { ...department, stages: [department.stages[1]!.filter((r) => r.className === 'Course' && (r.body.prerequisites as string[]).length)] }
   await t.rejects(seedDepartment(records, dangling), /prerequisites\[0\]' refers to Course\/.*which does not exist/)
+})
+
+t.test('the bulk seed stores the same documents as the record service, but for the time stamps', async (t) => {
+  const one = await openSeedStore(t)
+  const bulk = await openSeedStore(t)
+  const department = generateSampleDepartment(1)
+  await seedDepartment(one.records, department)
+  const written = await seedDepartmentInBulk(bulk.store, bulk.schema, department, { batch: 97 })
+  t.same(written, department.counts, 'every record written')
+  const stamps = (doc: Record<string, unknown>) => { const { _created_at: _c, _updated_at: _u, ...rest } = doc; return rest }
+  for (const name of new Set(Object.keys(department.counts).map((c) => one.schema.class(c)!.metadata.collection!))) {
+    const expected = (await one.store.collection(name).find({}, { sort: [['_id', 1]] })).map(stamps)
+    const actual = (await bulk.store.collection(name).find({}, { sort: [['_id', 1]] })).map(stamps)
+    t.same(actual, expected, `${name}: the same documents`)
+  }
+})
+
+t.test('the bulk seed refuses what the record service refuses, naming the record', async (t) => {
+  const { store, schema } = await openSeedStore(t)
+  const department = generateSampleDepartment(1)
+  const [first] = department.stages[0]!
+  const broken = { ...department, stages: [[{ ...first!, body: { ...first!.body, email: 'not an email' } }]] }
+  const error: unknown = await seedDepartmentInBulk(store, schema, broken).catch((e: unknown) => e)
+  t.type(error, SeedError)
+  t.match((error as Error).message, new RegExp(`^${first!.id}: 'email'`))
+  const dangling = { ...department, stages: [department.stages[1]!.filter((r) => r.className === 'Course' && (r.body.prerequisites as string[]).length)] }
+  await t.rejects(seedDepartmentInBulk(store, schema, dangling), /prerequisites\[0\]' refers to Course\/.*which does not exist/)
+  const renamed = { ...department, stages: [[{ ...first!, id: `${first!.className}/someone-else` }]] }
+  await t.rejects(seedDepartmentInBulk(store, schema, renamed), /someone-else: would be stored as /)
+  t.equal(await store.collection(schema.class(first!.className)!.metadata.collection!).count({}), 0, 'nothing written')
 })
