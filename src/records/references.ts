@@ -2,7 +2,7 @@ import { BadRequestError, ConflictError } from '../errors.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 import { where, type Store } from '../store/port.js'
 
-interface Found {
+export interface Found {
   readonly field: string
   readonly id: string
 }
@@ -27,19 +27,42 @@ export function referencesIn(schema: CompiledSchema, cls: ClassDef, record: Read
 
 /** A reference to a record that does not exist is a 400 naming the field and the id. */
 export async function assertReferencesExist(store: Store, schema: CompiledSchema, refs: readonly Found[]): Promise<void> {
+  const existing = await existingIds(store, schema, refs.map((ref) => ref.id))
+  const problem = missingReference(schema, refs, (id) => existing.has(id))
+  if (problem) throw problem
+}
+
+/** Which of these ids name stored records: one read per collection, whatever the number of ids. */
+export async function existingIds(store: Store, schema: CompiledSchema, ids: Iterable<string>): Promise<Set<string>> {
+  const byCollection = new Map<string, Set<string>>()
+  for (const id of ids) {
+    const collection = schema.classOfId(id)?.metadata.collection
+    if (collection) byCollection.set(collection, (byCollection.get(collection) ?? new Set()).add(id))
+  }
+  const existing = new Set<string>()
+  for (const [collection, wanted] of byCollection) {
+    for (const doc of await store.collection(collection).find({ _id: { $in: [...wanted] } }, { omit: ['_search'] })) existing.add(doc._id)
+  }
+  return existing
+}
+
+/**
+ * The 400 for the first reference that names no record id, else for the first (in the order of the
+ * collections referred to) that `exists` does not know; undefined when every reference resolves.
+ */
+export function missingReference(schema: CompiledSchema, refs: readonly Found[], exists: (id: string) => boolean): BadRequestError | undefined {
   const byCollection = new Map<string, Found[]>()
   for (const ref of refs) {
     const target = schema.classOfId(ref.id)
-    if (!target) throw new BadRequestError(`'${ref.field}' refers to ${ref.id}, which is not a record id`)
+    if (!target) return new BadRequestError(`'${ref.field}' refers to ${ref.id}, which is not a record id`)
     const collection = target.metadata.collection!
     byCollection.set(collection, [...(byCollection.get(collection) ?? []), ref])
   }
-  for (const [collection, wanted] of byCollection) {
-    const ids = [...new Set(wanted.map((ref) => ref.id))]
-    const existing = new Set((await store.collection(collection).find({ _id: { $in: ids } }, { omit: ['_search'] })).map((doc) => doc._id))
-    const missing = wanted.find((ref) => !existing.has(ref.id))
-    if (missing) throw new BadRequestError(`'${missing.field}' refers to ${missing.id}, which does not exist`)
+  for (const wanted of byCollection.values()) {
+    const missing = wanted.find((ref) => !exists(ref.id))
+    if (missing) return new BadRequestError(`'${missing.field}' refers to ${missing.id}, which does not exist`)
   }
+  return undefined
 }
 
 const shownReferrers = 5

@@ -1,10 +1,10 @@
-import { BadRequestError, ConflictError, NotFoundError } from '../errors.js'
+import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 import { keyFields, makeKey } from '../schema/keys.js'
 import { idKeyPattern } from '../schema/typebox.js'
 import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type Frozen, type Store } from '../store/port.js'
 import { derivedFields, internalFields } from './derived.js'
-import { assertReferencesExist, assertUnreferenced, referencesIn } from './references.js'
+import { assertReferencesExist, assertUnreferenced, existingIds, missingReference, referencesIn, type Found } from './references.js'
 
 export interface ApiRecord extends Doc {
   type: string
@@ -35,6 +35,15 @@ export type WriteCheck = (record: Readonly<Record<string, unknown>>, write: { re
  */
 export type RecordView = Frozen<ApiRecord>
 
+/** One record of a batch to create: its fields, and the identifier to give it instead of the derived one. */
+export interface CreateItem {
+  readonly input: unknown
+  readonly key?: string
+}
+
+/** What became of one record of a batch: the record as stored, or the 4xx `create` would have refused it with. */
+export type CreateOutcome = { readonly record: ApiRecord; readonly error?: undefined } | { readonly record?: undefined; readonly error: AppError }
+
 export interface PageView {
   readonly items: readonly RecordView[]
   readonly total: number
@@ -43,6 +52,12 @@ export interface PageView {
 const systemKeys = ['_id', 'type', '_version', '_created_at', '_updated_at']
 const keyShape = new RegExp(`^${idKeyPattern}$`)
 const updateAttempts = 5
+
+/** A refusal (a 4xx) is an outcome of its record; anything else (the store failing) is the caller's. */
+function refusal(error: unknown): AppError {
+  if (error instanceof AppError && error.statusCode < 500) return error
+  throw error
+}
 
 function strip(doc: Doc): ApiRecord {
   const record = { ...doc }
@@ -126,25 +141,110 @@ export class RecordService {
   /** `key` fixes the identifier instead of deriving it from the @key (seeding, syncs by natural key). */
   async create(className: string, input: unknown, options: { key?: string } = {}): Promise<ApiRecord> {
     const cls = this.storedClass(className)
-    const problem = this.schema.validators.problem(cls.name, 'create', input)
-    if (problem) throw new BadRequestError(problem)
-    if (options.key !== undefined && !keyShape.test(options.key)) throw new BadRequestError(`'${options.key}' is not a valid identifier`)
-    const { type: _type, ...fields } = input as Record<string, unknown>
-    for (const prop of cls.properties) {
-      if (prop.kind !== 'required' && prop.kind !== 'optional') fields[prop.name] ??= []
-    }
-    await assertReferencesExist(this.store, this.schema, referencesIn(this.schema, cls, fields))
-    const id = `${cls.name}/${options.key ?? makeKey(cls, fields)}`
+    const { id, fields, refs } = this.prepare(cls, input, options.key)
+    await assertReferencesExist(this.store, this.schema, refs)
     await this.runChecks(cls, fields, id, 'create')
-    const stamp = this.now().toISOString()
-    const doc = { _id: id, type: cls.name, ...fields, _version: 1, _created_at: stamp, _updated_at: stamp, ...derivedFields(cls, fields) }
+    const doc = this.document(cls, id, fields, this.now().toISOString())
     try {
-      await this.collectionOf(cls).insertOne(doc as ApiRecord)
+      await this.collectionOf(cls).insertOne(doc)
     } catch (error) {
       throw error instanceof DuplicateKeyError ? this.duplicate(cls, id, error) : error
     }
     this.changed(cls, id, 'create')
     return strip(doc)
+  }
+
+  /**
+   * Creates records of one class as `create` would one after another, but with one read per collection
+   * for the reference and id checks and one store write for the lot. Each record is judged on its own:
+   * one that `create` would refuse (invalid, a reference to a missing record, a failed check, an id or
+   * unique value already taken) gets that 4xx as its outcome, in its place (outcomes follow the order of
+   * the items), and the others are written. Only an unknown class or a store failure rejects the call.
+   * References must name records already stored, not others of the same batch, and write checks see the
+   * store as it was before the batch.
+   */
+  async createMany(className: string, items: readonly CreateItem[]): Promise<CreateOutcome[]> {
+    const cls = this.storedClass(className)
+    const outcomes: CreateOutcome[] = new Array(items.length)
+    const prepared: { index: number; id: string; fields: Record<string, unknown>; refs: Found[] }[] = []
+    items.forEach((item, index) => {
+      try {
+        prepared.push({ index, ...this.prepare(cls, item.input, item.key) })
+      } catch (error) {
+        outcomes[index] = { error: refusal(error) }
+      }
+    })
+    const existing = await existingIds(this.store, this.schema, [...prepared.flatMap((p) => p.refs.map((ref) => ref.id)), ...prepared.map((p) => p.id)])
+    const stamp = this.now().toISOString()
+    const accepted: { index: number; doc: ApiRecord }[] = []
+    for (const { index, id, fields, refs } of prepared) {
+      try {
+        const missing = missingReference(this.schema, refs, (ref) => existing.has(ref))
+        if (missing) throw missing
+        if (existing.has(id)) throw new ConflictError(`${id} already exists`)
+        await this.runChecks(cls, fields, id, 'create')
+        existing.add(id)
+        accepted.push({ index, doc: this.document(cls, id, fields, stamp) })
+      } catch (error) {
+        outcomes[index] = { error: refusal(error) }
+      }
+    }
+    const written = await this.insertAll(cls, accepted.map((a) => a.doc), stamp)
+    accepted.forEach(({ index, doc }, i) => {
+      const duplicate = written[i]
+      if (duplicate) {
+        outcomes[index] = { error: duplicate }
+        return
+      }
+      this.changed(cls, doc._id, 'create')
+      outcomes[index] = { record: strip(doc) }
+    })
+    return outcomes
+  }
+
+  /**
+   * Writes the documents in one insert, else (a unique value taken twice in the batch, or by another
+   * writer meanwhile) one at a time to tell which collide. Gives, per document, the conflict that kept it
+   * out, or undefined when it was written.
+   */
+  private async insertAll(cls: ClassDef, docs: readonly ApiRecord[], stamp: string): Promise<(ConflictError | undefined)[]> {
+    const collection = this.collectionOf(cls)
+    try {
+      await collection.insertMany(docs)
+      return docs.map(() => undefined)
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error
+    }
+    // MongoDB writes the rest of a batch around a duplicate; those documents, stamped by this call, are in.
+    const landed = await collection.find({ _id: { $in: docs.map((doc) => doc._id) } }, { omit: internalFields })
+    const ours = new Set(landed.filter((doc) => doc._created_at === stamp).map((doc) => doc._id))
+    const results: (ConflictError | undefined)[] = []
+    for (const doc of docs) {
+      try {
+        if (!ours.has(doc._id)) await collection.insertOne(doc)
+        results.push(undefined)
+      } catch (error) {
+        if (!(error instanceof DuplicateKeyError)) throw error
+        results.push(this.duplicate(cls, doc._id, error))
+      }
+    }
+    return results
+  }
+
+  /** A new record's id, its fields as stored (lists default to empty) and its references, once it validates. */
+  private prepare(cls: ClassDef, input: unknown, key: string | undefined): { id: string; fields: Record<string, unknown>; refs: Found[] } {
+    const problem = this.schema.validators.problem(cls.name, 'create', input)
+    if (problem) throw new BadRequestError(problem)
+    if (key !== undefined && !keyShape.test(key)) throw new BadRequestError(`'${key}' is not a valid identifier`)
+    const { type: _type, ...fields } = input as Record<string, unknown>
+    for (const prop of cls.properties) {
+      if (prop.kind !== 'required' && prop.kind !== 'optional') fields[prop.name] ??= []
+    }
+    return { id: `${cls.name}/${key ?? makeKey(cls, fields)}`, fields, refs: referencesIn(this.schema, cls, fields) }
+  }
+
+  private document(cls: ClassDef, id: string, fields: Readonly<Record<string, unknown>>, stamp: string): ApiRecord {
+    return { _id: id, type: cls.name, ...fields, _version: 1, _created_at: stamp, _updated_at: stamp, ...derivedFields(cls, fields) } as ApiRecord
   }
 
   /**
