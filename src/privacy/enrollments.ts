@@ -1,7 +1,7 @@
 import { gradePoints } from '../domain/grades.js'
 import { compareTerms } from '../domain/terms.js'
 import { BadRequestError, NotFoundError } from '../errors.js'
-import type { ApiRecord, RecordService } from '../records/service.js'
+import type { ApiRecord, CreateOutcome, RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 
 type Fields = Record<string, unknown>
@@ -19,10 +19,12 @@ function byTermThenCourse(a: ApiRecord, b: ApiRecord): number {
 export class Enrollments {
   private readonly cls: ClassDef
   private readonly courseCls: ClassDef
+  private readonly sectionCls: ClassDef
 
   constructor(private readonly records: RecordService, schema: CompiledSchema) {
     this.cls = schema.class('Enrollment')!
     this.courseCls = schema.class('Course')!
+    this.sectionCls = schema.class('Section')!
   }
 
   async ofStudent(studentId: string): Promise<ApiRecord[]> {
@@ -46,6 +48,27 @@ export class Enrollments {
     return this.records.create(this.cls.name, withGradePoints(fields, fields, false))
   }
 
+  /** Many at once, under the same rules (records.createMany): each refused one gets its 4xx as its outcome. */
+  async createMany(inputs: readonly unknown[]): Promise<CreateOutcome[]> {
+    const named = inputs.map((input) => (input as Fields).section).filter((id): id is string => typeof id === 'string')
+    const sections = new Map((await this.records.find(this.sectionCls, { _id: { $in: [...new Set(named)] } })).map((s) => [s._id, s]))
+    const outcomes: CreateOutcome[] = new Array(inputs.length)
+    const valid: { index: number; input: Fields }[] = []
+    inputs.forEach((input, index) => {
+      const fields = { ...(input as Fields) }
+      try {
+        sectionRule(fields, typeof fields.section === 'string' ? sections.get(fields.section) : undefined)
+        valid.push({ index, input: withGradePoints(fields, fields, false) })
+      } catch (error) {
+        if (!(error instanceof BadRequestError)) throw error
+        outcomes[index] = { error }
+      }
+    })
+    const created = await this.records.createMany(this.cls.name, valid.map(({ input }) => ({ input })))
+    valid.forEach(({ index }, i) => { outcomes[index] = created[i]! })
+    return outcomes
+  }
+
   async update(id: string, input: unknown, options: { expectVersion?: number } = {}): Promise<ApiRecord> {
     const current = await this.get(id)
     const patch = { ...(input as Fields) }
@@ -66,11 +89,14 @@ export class Enrollments {
 
   private async checkSection(fields: Fields): Promise<void> {
     if (typeof fields.section !== 'string') return
-    const section = await this.records.get(fields.section)
-    // Anything but an existing section is reported by the record service's validation and reference check.
-    if (section?.type === 'Section' && (section.course !== fields.course || section.term !== fields.term)) {
-      throw new BadRequestError(`'section' is a section of ${String(section.course)} in ${String(section.term)}, not of this enrollment's course and term`)
-    }
+    sectionRule(fields, await this.records.get(fields.section))
+  }
+}
+
+/** A section belongs to the enrollment's course and term. Anything but an existing section is reported by the record service's validation and reference check. */
+function sectionRule(fields: Fields, section: ApiRecord | null | undefined): void {
+  if (section?.type === 'Section' && (section.course !== fields.course || section.term !== fields.term)) {
+    throw new BadRequestError(`'section' is a section of ${String(section.course)} in ${String(section.term)}, not of this enrollment's course and term`)
   }
 }
 
