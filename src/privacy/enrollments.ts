@@ -50,7 +50,7 @@ export class Enrollments {
 
   /** Many at once, under the same rules (records.createMany): each refused one gets its 4xx as its outcome. */
   async createMany(inputs: readonly unknown[]): Promise<CreateOutcome[]> {
-    const named = inputs.map((input) => (input as Fields).section).filter((id): id is string => typeof id === 'string')
+    const named = inputs.map((input) => (input as Fields | null)?.section).filter((id): id is string => typeof id === 'string')
     const sections = new Map((await this.records.find(this.sectionCls, { _id: { $in: [...new Set(named)] } })).map((s) => [s._id, s]))
     const outcomes: CreateOutcome[] = new Array(inputs.length)
     const valid: { index: number; input: Fields }[] = []
