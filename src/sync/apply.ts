@@ -1,6 +1,7 @@
 import type { MappedRecord, Refs, RowError, SourceRef, SyncKind } from '../domain/oneroster/types.js'
 import type { RecordUpdate, SyncPlan } from '../domain/oneroster/plan.js'
 import { AppError } from '../errors.js'
+import type { AuditFacts } from '../privacy/audit-entry.js'
 import type { AuditLog } from '../privacy/audit-log.js'
 import type { Enrollments } from '../privacy/enrollments.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
@@ -38,18 +39,17 @@ export function checkpoint(signal: AbortSignal): void {
 
 /**
  * Writes a plan page by page through the record service (enrollments through their service, each write
- * audited). A write the service refuses (a taken email, a reference that no longer resolves) is reported
- * as that row's error and the run goes on; anything else (the store failing) ends the run.
+ * audited): new records a page at a time in one batch, updates and deactivations one by one. A write the
+ * service refuses (a taken email, a reference that no longer resolves) is reported as that row's error
+ * and the run goes on; anything else (the store failing) ends the run.
  */
 export async function applyPlan(plan: SyncPlan, context: ApplyContext): Promise<Applied> {
   const applied: Applied = { created: 0, updated: 0, deactivated: 0, errors: [] }
+  for (let start = 0; start < plan.create.length; start += applyPageSize) {
+    checkpoint(context.signal)
+    await createPage(plan.kind, plan.create.slice(start, start + applyPageSize), context, applied)
+  }
   const steps: (() => Promise<void>)[] = [
-    ...plan.create.map((record) => () => guarded(record.row, record.source.sourced_id, applied, async () => {
-      const created = await create(plan.kind, record, context)
-      context.maps[plan.kind]?.idOf.set(record.source.sourced_id, created._id)
-      context.maps[plan.kind]?.sourcedOf.set(created._id, record.source.sourced_id)
-      applied.created++
-    })),
     ...plan.update.map((update) => () => guarded(update.row, update.source.sourced_id, applied, async () => {
       await update_(plan.kind, update, context)
       applied.updated++
@@ -71,19 +71,48 @@ async function guarded(row: number, sourcedId: string, applied: Applied, write: 
     await write()
   } catch (error) {
     if (!(error instanceof RowRefused) && !(error instanceof AppError && error.statusCode < 500)) throw error
-    applied.errors.push({ row, sourced_id: sourcedId, message: error.message.slice(0, 1000) })
+    applied.errors.push(rowError(row, sourcedId, error))
   }
 }
 
-async function create(kind: SyncKind, record: MappedRecord, context: ApplyContext): Promise<ApiRecord> {
-  const { '@type': personClass, ...values } = record.values as Record<string, unknown>
-  const body = { ...values, ...translate(record.refs, context), source: record.source }
-  if (kind === 'enrollment') {
-    const created = await context.enrollments.create(body)
-    await audit(context, created._id, 'create')
-    return created
+const rowError = (row: number, sourcedId: string, error: Error): RowError => ({ row, sourced_id: sourcedId, message: error.message.slice(0, 1000) })
+
+/**
+ * Creates a page of new records, a batch per class (a page of people holds several). Rows are reported
+ * in page order, and each enrollment created is audited, the page's entries appended together.
+ */
+async function createPage(kind: SyncKind, page: readonly MappedRecord[], context: ApplyContext, applied: Applied): Promise<void> {
+  // Each row's record as created, or why it was not.
+  const outcomes: { readonly record?: ApiRecord; readonly error?: Error }[] = new Array(page.length)
+  const byClass = new Map<string, { index: number; body: Record<string, unknown> }[]>()
+  page.forEach((record, index) => {
+    const { '@type': personClass, ...values } = record.values as Record<string, unknown>
+    const className = kind === 'person' ? String(personClass) : classOfKind[kind]
+    try {
+      const body = { ...values, ...translate(record.refs, context), source: record.source }
+      const batch = byClass.get(className) ?? []
+      batch.push({ index, body })
+      byClass.set(className, batch)
+    } catch (error) {
+      if (!(error instanceof RowRefused)) throw error
+      outcomes[index] = { error }
+    }
+  })
+  for (const [className, batch] of byClass) {
+    const bodies = batch.map(({ body }) => body)
+    const created = kind === 'enrollment' ? await context.enrollments.createMany(bodies) : await context.records.createMany(className, bodies.map((input) => ({ input })))
+    batch.forEach(({ index }, i) => { outcomes[index] = created[i]! })
   }
-  return context.records.create(kind === 'person' ? String(personClass) : classOfKind[kind], body)
+  const audited: string[] = []
+  page.forEach((record, index) => {
+    const { record: created, error } = outcomes[index]!
+    if (!created) return void applied.errors.push(rowError(record.row, record.source.sourced_id, error!))
+    context.maps[kind]?.idOf.set(record.source.sourced_id, created._id)
+    context.maps[kind]?.sourcedOf.set(created._id, record.source.sourced_id)
+    applied.created++
+    if (kind === 'enrollment') audited.push(created._id)
+  })
+  if (audited.length) await context.auditLog.appendMany(audited.map((id) => auditFacts(context, id, 'create')))
 }
 
 async function update_(kind: SyncKind, update: RecordUpdate, context: ApplyContext): Promise<void> {
@@ -129,9 +158,13 @@ function translate(refs: Refs, context: ApplyContext): Record<string, unknown> {
 
 /** Campus sync writes protected enrollments, so each write is audited like an admin's (DESIGN 6.1). */
 async function audit(context: ApplyContext, id: string, action: 'create' | 'update'): Promise<void> {
-  await context.auditLog.append({
+  await context.auditLog.append(auditFacts(context, id, action))
+}
+
+function auditFacts(context: ApplyContext, id: string, action: 'create' | 'update'): AuditFacts {
+  return {
     userId: null, resourceType: 'enrollment', resourceId: id, action, ipAddress: '', success: true, statusCode: action === 'create' ? 201 : 200,
     reason: null, authMethod: 'none', apiKeyId: null, apiKeyPrefix: null, role: null, basis: 'campus-sync',
     method: 'JOB', route: 'campus-sync', requestId: context.runId, userAgent: null,
-  })
+  }
 }
