@@ -29,6 +29,7 @@ t.test('a first sync creates every record, links teachers as instructors and aud
   t.same(enrollments.map((e) => [e.term, e.status, (e.source as { sourced_id: string }).sourced_id]).sort(), [['25F', 'enrolled', 'E2'], ['25F', 'enrolled', 'E3']])
   const audit = await test.app.auditLog.list({ resourceType: 'enrollment', limit: 10, offset: 0 })
   t.same(audit.items.map((e) => [e.action, e.basis, e.resourceId]).sort(), enrollments.map((e) => ['create', 'campus-sync', e._id]).sort())
+  t.same(await test.app.auditLog.verify(), { intact: true, checked: 2, head: { seq: 2, hash: audit.items[0]!.hash } }, 'the entries written together chain intact')
   const runs = await records.find(schema.class('SyncRun')!, {})
   t.same(runs.map((r) => [r.kind, r.status, r.created]).sort(), [['courses', 'completed', 2], ['people', 'completed', 6], ['sections', 'completed', 2]])
 })
@@ -97,6 +98,28 @@ t.test('bad rows are reported with their row and sourcedId and skipped; the rest
   t.same(people!.errors.map((e) => [e.row, e.sourced_id]), [[5, 'X1'], [6, 'X2']])
   t.match(people!.errors[1]!.message, /unknown role "overlord"/)
   t.equal(people!.status, 'completed')
+})
+
+t.test('a row the record service refuses on writing is reported with its row and sourcedId; the rest of its page is written', async (t) => {
+  const test = await buildTestApp(t)
+  const { records, schema } = test.app
+  await records.create('Staff', { first_name: 'Held', last_name: 'Address', campus_id: 'net-held', email: 's1@campus.example.edu' })
+  const feed = campus()
+  feed.users.push({ ...feed.users[3]!, sourcedId: 'S3', identifier: 'net-S3', email: 'S2@campus.example.edu' })
+  feed.enrollments.push({ ...feed.enrollments[1]!, sourcedId: 'E4', user: { sourcedId: 'S3' } })
+  const p = await provider(t, feed)
+  const [, , people] = await fullPass(syncDeps(test, restConfig(p)))
+  t.equal(people!.status, 'completed')
+  t.same(people!.errors.map((e) => [e.row, e.sourced_id, e.message]), [
+    [3, 'S1', 'another Person already has this email'],
+    [5, 'S3', 'another Person already has this email'],
+    [2, 'E2', 'student S1 is not on record'],
+    [4, 'E4', 'student S3 is not on record'],
+  ])
+  t.same(people!.by_kind.person, { created: 3, updated: 0, unchanged: 0, deactivated: 0, skipped: 0 })
+  t.same((await records.find(schema.class('Person')!, { campus_id: { $in: ['net-F1', 'net-A1', 'net-S2', 'net-S3'] } })).map((p) => p.campus_id).sort(), ['net-A1', 'net-F1', 'net-S2'])
+  t.same((await records.find(schema.class('Enrollment')!, {})).map((e) => (e.source as { sourced_id: string }).sourced_id), ['E3'])
+  t.same((await test.app.auditLog.verify()).checked, 1, 'only the enrollment written is audited')
 })
 
 t.test('the mass-deactivation guard stops a run before any write', async (t) => {
