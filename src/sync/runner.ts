@@ -193,11 +193,13 @@ async function plan(deps: SyncDeps, config: CampusSyncConfig, request: CampusSyn
     const mapped = mapTerms(sessions.rows)
     const chosen = mapped.terms.filter((t) => !terms || terms.has(t.code))
     const classes = await read('classes', true)
-    const enrollments = await read('enrollments', false)
     const maps = { course: await load('course'), section: await load('section'), person: await load('person') }
     const inScope = (row: OneRosterClass) => !terms || row.termSourcedIds.some((id) => chosen.some((t) => t.sourced_id === id))
     const faculty = syncedOfType(maps.person, 'Faculty')
-    const instructors = enrollments.mode === 'absent' || enrollments.failure ? undefined : teachersByClass(enrollments.rows, faculty)
+    // Instructors are faculty, so before any is synced (a first pass) teachers' enrollments name no one
+    // known and are not read; the people run links them.
+    const enrollments = faculty.size ? await read('enrollments', false) : undefined
+    const instructors = !enrollments || enrollments.mode === 'absent' || enrollments.failure ? undefined : teachersByClass(enrollments.rows, faculty)
     const input = mapSections(classes.rows.filter(inScope), system, { knownCourses: new Set(maps.course.idOf.keys()), terms: chosen, ...(instructors ? { instructors } : {}) })
     return { plans: [diff('section', maps, input, classes, (r) => !terms || terms.has(String(r.term)))], errors: mapped.errors, maps }
   }

@@ -32,6 +32,22 @@ t.test('a first sync creates every record, links teachers as instructors and aud
   t.same(await test.app.auditLog.verify(), { intact: true, checked: 2, head: { seq: 2, hash: audit.items[0]!.hash } }, 'the entries written together chain intact')
   const runs = await records.find(schema.class('SyncRun')!, {})
   t.same(runs.map((r) => [r.kind, r.status, r.created]).sort(), [['courses', 'completed', 2], ['people', 'completed', 6], ['sections', 'completed', 2]])
+  const enrollmentReads = p.requests.filter((u) => u.pathname.endsWith('/enrollments') && u.searchParams.get('offset') === '0')
+  t.equal(enrollmentReads.length, 1, 'enrollments read once: with no faculty synced yet, the sections run has no teacher to link')
+})
+
+t.test('a sections run links the teachers already synced to a new section', async (t) => {
+  const test = await buildTestApp(t)
+  const p = await provider(t)
+  const deps = syncDeps(test, restConfig(p))
+  await fullPass(deps)
+  p.feed.classes.push({ sourcedId: 'K3', status: 'active', dateLastModified: later(1), title: 'CSX 201-03', classCode: '03', course: { sourcedId: 'C2' }, terms: [{ sourcedId: 'T1' }] })
+  p.feed.enrollments.push({ sourcedId: 'E9', status: 'active', dateLastModified: later(1), role: 'teacher', primary: 'true', user: { sourcedId: 'F1' }, class: { sourcedId: 'K3' } })
+  const result = await sync(deps, { kind: 'sections' })
+  t.same([result.created, result.updated, result.unchanged], [1, 0, 0])
+  const { records, schema } = test.app
+  const teacher = (await records.find(schema.class('Faculty')!, { campus_id: 'net-F1' }))[0]!
+  t.same((await records.find(schema.class('Section')!, { section_number: '03' }))[0]!.instructors, [teacher._id])
 })
 
 t.test('a second run with nothing changed asks only for changes and writes nothing', async (t) => {
