@@ -100,8 +100,14 @@ async function createPage(kind: SyncKind, page: readonly MappedRecord[], context
   })
   for (const [className, batch] of byClass) {
     const bodies = batch.map(({ body }) => body)
-    const created = kind === 'enrollment' ? await context.enrollments.createMany(bodies) : await context.records.createMany(className, bodies.map((input) => ({ input })))
-    batch.forEach(({ index }, i) => { outcomes[index] = created[i]! })
+    try {
+      const created = kind === 'enrollment' ? await context.enrollments.createMany(bodies) : await context.records.createMany(className, bodies.map((input) => ({ input })))
+      batch.forEach(({ index }, i) => { outcomes[index] = created[i]! })
+    } catch (error) {
+      // A class the schema does not store refuses every row of its batch, not the run.
+      if (!(error instanceof AppError && error.statusCode < 500)) throw error
+      for (const { index } of batch) outcomes[index] = { error }
+    }
   }
   const audited: string[] = []
   page.forEach((record, index) => {

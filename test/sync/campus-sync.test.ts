@@ -1,7 +1,12 @@
+import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { buildTestApp } from '../helpers/app.js'
+import { tempDir } from '../helpers/temp-dir.js'
 import { campus, counts, fullPass, provider, restConfig, sync, syncDeps, writes } from './support.js'
 
+const schemaDir = fileURLToPath(new URL('../../schema/', import.meta.url))
 const later = (day: number) => `2025-10-${String(day).padStart(2, '0')}T10:00:00Z`
 
 t.test('a first sync creates every record, links teachers as instructors and audits enrollment writes', async (t) => {
@@ -136,6 +141,19 @@ t.test('a row the record service refuses on writing is reported with its row and
   t.same((await records.find(schema.class('Person')!, { campus_id: { $in: ['net-F1', 'net-A1', 'net-S2', 'net-S3'] } })).map((p) => p.campus_id).sort(), ['net-A1', 'net-F1', 'net-S2'])
   t.same((await records.find(schema.class('Enrollment')!, {})).map((e) => (e.source as { sourced_id: string }).sourced_id), ['E3'])
   t.same((await test.app.auditLog.verify()).checked, 1, 'only the enrollment written is audited')
+})
+
+t.test('people of a class the schema does not store are reported row by row; the run goes on', async (t) => {
+  const dir = await tempDir(t)
+  for (const name of (await readdir(schemaDir)).filter((n) => n.endsWith('.json'))) await copyFile(join(schemaDir, name), join(dir, name))
+  const people = JSON.parse(await readFile(join(schemaDir, 'people.json'), 'utf8')) as { '@id': string }[]
+  await writeFile(join(dir, 'people.json'), JSON.stringify(people.filter((c) => c['@id'] !== 'Staff')))
+  const test = await buildTestApp(t, { SCHEMA_DIR: dir })
+  const p = await provider(t)
+  const [, , result] = await fullPass(syncDeps(test, restConfig(p)))
+  t.equal(result!.status, 'completed')
+  t.same(result!.errors.map((e) => [e.row, e.sourced_id, e.message]), [[2, 'A1', 'unknown record type Staff']])
+  t.same([result!.by_kind.person?.created, result!.by_kind.enrollment?.created], [3, 2])
 })
 
 t.test('the mass-deactivation guard stops a run before any write', async (t) => {
