@@ -1,4 +1,6 @@
 import t from 'tap'
+import type { Doc } from '../../src/store/port.js'
+import type { NedbCollection } from '../../src/store/nedb/collection.js'
 import { EmbeddedStore } from '../../src/store/nedb/store.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { storeContract } from './contract.js'
@@ -63,4 +65,18 @@ t.test('each write chooses its documents once the writes issued before it have a
   ])
   t.same(results, [{ _id: 'T/1', k: 2 }, 1, 1, undefined])
   t.same(await things.find({}), [{ _id: 'T/2', k: 4 }])
+})
+
+t.test('nedb keeps trees only for the indexes it enforces; the others narrow reads all the same', async (t) => {
+  let store: EmbeddedStore | undefined
+  const dir = await tempDir(t, async () => store?.close())
+  store = await EmbeddedStore.open(dir)
+  await store.ensureIndexes('things', [{ fields: ['k'], unique: true }, { fields: ['tag'] }, { fields: ['tag', 'k'] }])
+  const things = store.collection('things') as NedbCollection<Doc>
+  // nedb's typings leave out its index table.
+  t.same(Object.keys((things.db as unknown as { indexes: object }).indexes).sort(), ['_id', 'k'], 'nedb: _id and the unique index')
+  t.same((await store.indexes('things')).map((i) => i.fields.join()), ['_id', 'k', 'tag'], 'the store reports what it keeps')
+  await things.insertMany([{ _id: 'T/1', k: 1, tag: 'a' }, { _id: 'T/2', k: 2, tag: 'b' }])
+  t.same(await things.find({ tag: 'b' }), [{ _id: 'T/2', k: 2, tag: 'b' }])
+  await t.rejects(things.insertOne({ _id: 'T/3', k: 1, tag: 'c' }), { name: 'DuplicateKeyError' })
 })
