@@ -3,10 +3,15 @@
 #
 #   scripts/ferretdb.sh build       builds FerretDB once (skipped when the binary is there), prints its path
 #   scripts/ferretdb.sh start DIR   starts it on 127.0.0.1 with its data and pid in DIR, prints its URL
-#   scripts/ferretdb.sh stop DIR    stops the server started in DIR
+#   scripts/ferretdb.sh stop DIR    stops the server started in DIR (and drops its PostgreSQL database)
 #   scripts/ferretdb.sh files       lists the test files of the MongoDB pass (they read MONGODB_URL)
 #   scripts/ferretdb.sh test        the MongoDB pass: starts FerretDB in a temporary directory, runs those
 #                                   files with MONGODB_URL pointing at it, stops it; tap's exit status
+#
+# FERRETDB_HANDLER=postgresql keeps the data in a PostgreSQL database of its own, created at the start
+# on the server of FERRETDB_POSTGRESQL_SERVER (postgres://postgres@127.0.0.1:5432 by default) and
+# dropped at the stop, instead of SQLite files in DIR: that backend creates the secondary indexes and
+# pushes filters down to PostgreSQL, where the SQLite backend reads every document of a sorted query.
 #
 # The module zip of FerretDB lacks build/version/version.txt, which the binary embeds and checks at start
 # (a plain `go install` builds a binary that panics on "Invalid build/version/version.txt file content"),
@@ -51,9 +56,16 @@ start() {
   build >/dev/null
   mkdir -p "$dir/data"
   port=$(free_port)
+  local backend=(--handler=sqlite --sqlite-url="file:$dir/data/")
+  if [ "${FERRETDB_HANDLER:-sqlite}" = postgresql ]; then
+    local server=${FERRETDB_POSTGRESQL_SERVER:-postgres://postgres@127.0.0.1:5432} database="adks_ferretdb_$port"
+    psql -q "$server/postgres" -c "CREATE DATABASE $database" >&2
+    echo "$server/$database" >"$dir/postgresql-url"
+    backend=(--handler=postgresql --postgresql-url="$server/$database")
+  fi
   # The debug HTTP listener is off (its fixed default port would clash between two servers); state.json
   # goes to DIR, not the working directory.
-  "$bin" --listen-addr="127.0.0.1:$port" --handler=sqlite --sqlite-url="file:$dir/data/" --state-dir="$dir" \
+  "$bin" --listen-addr="127.0.0.1:$port" "${backend[@]}" --state-dir="$dir" \
     --debug-addr=- --telemetry=disable --log-level=warn >"$dir/ferretdb.log" 2>&1 </dev/null &
   pid=$!
   echo "$pid" >"$dir/ferretdb.pid"
@@ -82,6 +94,12 @@ stop() {
   for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   kill -9 "$pid" 2>/dev/null || true
   rm -f "$dir/ferretdb.pid"
+  if [ -f "$dir/postgresql-url" ]; then
+    local url
+    url=$(cat "$dir/postgresql-url")
+    psql -q "${url%/*}/postgres" -c "DROP DATABASE IF EXISTS ${url##*/}" >&2 || true
+    rm -f "$dir/postgresql-url"
+  fi
 }
 
 # The store contract, the adapter's command counts and index list, and the HTTP suites of records,

@@ -64,18 +64,22 @@ function report(figures: readonly StoreFigures[]): string {
  * service (a round trip per reference check and per write) takes about seven minutes. The service
  * creates the indexes when it starts.
  */
-async function copyToMongo(dataDir: string, url: string, db: string): Promise<void> {
+export async function copyToMongo(dataDir: string, url: string, db: string): Promise<void> {
   const names = (await readdir(dataDir)).filter((file) => file.endsWith('.db')).map((file) => file.slice(0, -3))
-  const embedded = await EmbeddedStore.open(dataDir, names)
   const mongo = await MongoStore.open(url, db)
   try {
+    // A collection at a time: at scale 100 the whole department would not fit the default heap twice over.
     for (const name of names) {
-      const docs = await embedded.collection(name).find({})
-      for (let at = 0; at < docs.length; at += 1000) await mongo.collection(name).insertMany(docs.slice(at, at + 1000))
+      const embedded = await EmbeddedStore.open(dataDir, [name])
+      try {
+        const docs = await embedded.collection(name).find({})
+        for (let at = 0; at < docs.length; at += 1000) await mongo.collection(name).insertMany(docs.slice(at, at + 1000))
+      } finally {
+        await embedded.close()
+      }
     }
   } finally {
     await mongo.close()
-    await embedded.close()
   }
 }
 

@@ -30,12 +30,15 @@ export interface Started {
   readonly readyMs: number
 }
 
-/** Starts a process (in `cwd`, another checkout's, when given) and waits until `readyPath` answers 200. */
-export async function startServer(command: string, args: readonly string[], env: Record<string, string>, port: number, readyPath: string, cwd?: string): Promise<Started> {
+/**
+ * Starts a process (in `cwd`, another checkout's, when given) and waits until `readyPath` answers 200,
+ * polling `attempts` times (about 12 s by default).
+ */
+export async function startServer(command: string, args: readonly string[], env: Record<string, string>, port: number, readyPath: string, cwd?: string, attempts = 600): Promise<Started> {
   const started = performance.now()
   const child = spawn(command, args, { cwd, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] })
   const url = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < attempts; i++) {
     if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited with ${child.exitCode}`)
     try {
       if ((await fetch(url + readyPath)).ok) return { child, url, readyMs: performance.now() - started }
@@ -69,9 +72,9 @@ export function run(command: string, args: string[], env: Record<string, string>
 }
 
 /** Runs a command to its end and returns what it printed to stdout. */
-export function output(command: string, args: string[], cwd?: string): Promise<string> {
+export function output(command: string, args: string[], cwd?: string, env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
     const chunks: Buffer[] = []
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
     child.once('exit', (code) => (code === 0 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))))

@@ -17,7 +17,8 @@
  *
  * `npm run bench -- --compare <git-ref>` (or BENCH_COMPARE=<git-ref>) measures this checkout against
  * that ref instead; see compare-run.ts. `npm run bench -- --store mongodb` measures the catalog reads on
- * FerretDB beside the embedded store instead; see mongo-run.ts.
+ * FerretDB beside the embedded store instead; see mongo-run.ts. `npm run bench -- --scale N` (with
+ * `--store mongodb` on FerretDB) measures the department at N times its size instead; see scale-run.ts.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -30,6 +31,7 @@ import { paired, warmUp, type Target } from './load.js'
 import { benchMongo } from './mongo-run.js'
 import { freePort, memory, serviceArgs, startServer, stop } from './processes.js'
 import { record, replayScenarios } from './replay.js'
+import { benchScale } from './scale-run.js'
 import { report, type Measured } from './report.js'
 import { catalogScenarios, personByToken, type Scenario } from './scenarios.js'
 import { auth, machine, options, searchFigures, seed, wanted } from './setup.js'
@@ -116,8 +118,11 @@ if (at >= 0 && !ref) throw new Error('--compare needs a git ref, e.g. npm run be
 const storeAt = process.argv.indexOf('--store')
 const store = storeAt >= 0 ? process.argv[storeAt + 1] : 'embedded'
 if (store !== 'embedded' && store !== 'mongodb') throw new Error('--store takes embedded (the default) or mongodb')
+const scaleAt = process.argv.indexOf('--scale')
+const scale = scaleAt >= 0 ? Number(process.argv[scaleAt + 1]) : null
+if (scale !== null && !(Number.isInteger(scale) && scale >= 1 && scale <= 500)) throw new Error('--scale takes an integer from 1 to 500')
 
-;(ref ? compare(ref) : store === 'mongodb' ? benchMongo() : main()).catch((error: unknown) => {
+;(ref ? compare(ref) : scale !== null ? benchScale(scale, store) : store === 'mongodb' ? benchMongo() : main()).catch((error: unknown) => {
   console.error(error)
   process.exit(1)
 })

@@ -1,0 +1,208 @@
+/**
+ * npm run bench -- --scale N [--store mongodb]: the department at N times its size (scale 100: about
+ * 40,000 people, 8,000 courses, 20,000 sections, 40,000 publications and 470,000 enrollments) on the
+ * embedded store, or copied into FerretDB (scripts/ferretdb.sh; FERRETDB_HANDLER=postgresql for its
+ * PostgreSQL backend). Reports the seed's time, the service's time to ready and its resident set, and
+ * per scenario p50/p95/p99 and req/s beside the bare Fastify (each round of a scenario right after a
+ * round of the baseline, the median round reported): GET /api/people/:id, a sorted page of 50 people,
+ * search, degree progress, and the approval workflows' pending queue (workflows.ts, 10,000 thesis
+ * requests written before the start). The service runs with CACHE=off and no Redis.
+ *
+ * The seeded directory is kept in the system's temporary directory and reused while the generator, the
+ * seed and the schema are unchanged (BENCH_RESEED=1 seeds again); each run works on a copy of it.
+ * BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS and BENCH_ONLY apply as in run.ts. Results go to stdout
+ * and bench-results/scale-N-<store>.md and .json.
+ */
+import { createHash } from 'node:crypto'
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { loadConfig } from '../../src/config.js'
+import { degreeProgressName, degreeProgressScenario } from './degree-progress.js'
+import type { Target } from './load.js'
+import { copyToMongo } from './mongo-run.js'
+import { freePort, memory, output, run, serviceArgs, startServer, stop } from './processes.js'
+import { fmt, percent } from './report.js'
+import { pairedTimed, type PairedTimed } from './scale-load.js'
+import { catalogScenarios, personByToken, type Scenario } from './scenarios.js'
+import { benchSearch, type SearchBenchResult } from './search.js'
+import { auth, machine, options, wanted } from './setup.js'
+import { benchWorkflows, seedWorkflowBench, workflowBenchName, workflowReport, type WorkflowBench } from './workflows.js'
+
+type StoreKind = 'embedded' | 'mongodb'
+
+const sortedPage = 'GET /api/people?limit=50&sort=last_name'
+const searchName = 'GET /api/search/all?q=<prefix>'
+
+/** p99 (and for search p95) in milliseconds each store should keep under at 10 connections. */
+export const scaleTargets: Record<StoreKind, { readonly byIdP99: number; readonly pageP99: number; readonly searchP95: number }> = {
+  embedded: { byIdP99: 5, pageP99: 20, searchP95: 15 },
+  mongodb: { byIdP99: 10, pageP99: 50, searchP95: 15 },
+}
+
+interface SeedFigures {
+  readonly scale: number
+  readonly fingerprint: string
+  readonly seconds: number
+  /** What the seed printed. */
+  readonly summary: string
+  /** The one-minute load average when the seed ended. */
+  readonly load: number
+}
+
+/** The sources a seeded directory depends on: the generator, the seed and the schema. */
+async function fingerprint(): Promise<string> {
+  const hash = createHash('sha256')
+  const config = loadConfig({})
+  const files = async (dir: string) => (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort()
+  for (const file of [...await files('scripts/sample'), 'scripts/seed.ts', ...await files(config.schemaDir)]) {
+    hash.update(file).update(await readFile(file))
+  }
+  return hash.digest('hex').slice(0, 16)
+}
+
+/** The seeded directory of this scale, seeded now unless a matching one is kept. */
+async function cachedSeed(scale: number, env: Record<string, string>): Promise<{ dir: string; seed: SeedFigures; reused: boolean }> {
+  const root = join(tmpdir(), `adks-bench-scale-${scale}`)
+  const dir = join(root, 'seeded')
+  const marker = join(root, 'seed.json')
+  const print = await fingerprint()
+  if (process.env.BENCH_RESEED !== '1') {
+    const kept = await readFile(marker, 'utf8').then((text) => JSON.parse(text) as SeedFigures, () => null)
+    if (kept?.fingerprint === print && kept.scale === scale) return { dir, seed: kept, reused: true }
+  }
+  await rm(root, { recursive: true, force: true })
+  await mkdir(root, { recursive: true })
+  const started = performance.now()
+  const summary = (await output('node', ['dist/scripts/seed.js', '--scale', String(scale)], undefined, { ...env, DATA_DIR: dir })).trim()
+  const seed = { scale, fingerprint: print, seconds: (performance.now() - started) / 1000, summary, load: loadavg()[0]! }
+  await writeFile(marker, JSON.stringify(seed, null, 2))
+  return { dir, seed, reused: false }
+}
+
+interface ScaleFigures {
+  readonly machine: string
+  readonly store: StoreKind
+  readonly handler?: string
+  readonly scale: number
+  readonly seed: SeedFigures & { readonly reused: boolean }
+  /** Seconds to copy the seeded department into FerretDB. */
+  readonly copySeconds?: number
+  readonly readyMs: number
+  readonly readyLoad: number
+  readonly rssAtReadyMb: number
+  readonly rssMb: number
+  readonly peakRssMb: number
+  readonly results: readonly PairedTimed[]
+  readonly search: SearchBenchResult | null
+  readonly workflows: WorkflowBench | null
+}
+
+function report(f: ScaleFigures): string {
+  const target = scaleTargets[f.store]
+  const targetOf = (name: string) =>
+    name === personByToken ? { p: 'p99', ms: target.byIdP99 } : name === sortedPage ? { p: 'p99', ms: target.pageP99 } : name === searchName ? { p: 'p95', ms: target.searchP95 } : null
+  const verdict = (r: PairedTimed) => {
+    const t = targetOf(r.name)
+    if (!t) return ''
+    const value = t.p === 'p99' ? r.latency.p99 : r.latency.p95
+    return `${t.p} ≤ ${t.ms} ms: ${value <= t.ms ? 'met' : 'missed'}`
+  }
+  const storeName = f.store === 'embedded' ? 'the embedded store' : `FerretDB (${f.handler ?? 'sqlite'})`
+  const lines = [
+    `# Scale ${f.scale} on ${storeName}, ${new Date().toISOString().slice(0, 10)}`,
+    '',
+    `${f.machine}; ${options.rounds} round(s) of ${options.durationSeconds} s, ${options.connections} connections; CACHE=off, no Redis.`,
+    '',
+    `Seed: ${f.seed.summary} (${fmt(f.seed.seconds, 1)} s wall, load ${f.seed.load.toFixed(1)}${f.seed.reused ? ', kept from an earlier run' : ''}).`,
+    ...(f.copySeconds === undefined ? [] : [`Copied into FerretDB in ${fmt(f.copySeconds, 1)} s.`]),
+    `Service ready in ${fmt(f.readyMs / 1000, 1)} s (load ${f.readyLoad.toFixed(1)}); resident set ${fmt(f.rssAtReadyMb)} MB at ready, ${fmt(f.rssMb)} MB after the scenarios, peak ${fmt(f.peakRssMb)} MB.`,
+    '',
+    '| scenario | req/s | of bare | bare req/s | p50 ms | p95 ms | p99 ms | errors | CPU µs/req | target |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...f.results.map((r) => `| ${r.name} | ${fmt(r.rps)} | ${percent(r.ratio)} | ${fmt(r.bare.rps)} | ${r.latency.p50} | ${r.latency.p95} | ${r.latency.p99} | ${r.errors} | ${r.cpuUs === undefined ? '' : fmt(r.cpuUs)} | ${verdict(r)} |`),
+    '',
+  ]
+  if (f.search) {
+    const s = f.search
+    lines.push(
+      `Search, ${s.requests} requests of ${Object.keys(s.totals).length} prefixes, 4 in flight, as an admin: p50 ${s.p50} ms, p95 ${s.p95} ms, p99 ${s.p99} ms ` +
+      `(target p95 ≤ ${target.searchP95} ms: ${s.p95 <= target.searchP95 ? 'met' : 'missed'}), ${s.errors} errors.`, '')
+  }
+  return [...lines, ...workflowReport(f.workflows)].join('\n')
+}
+
+async function measure(scenarios: readonly Scenario[], bare: Target, pid: number | undefined): Promise<PairedTimed[]> {
+  const results: PairedTimed[] = []
+  for (const s of scenarios) results.push(await pairedTimed(s.name, bare, { url: s.url, headers: s.headers, pid }, options))
+  return results
+}
+
+export async function benchScale(scale: number, store: StoreKind): Promise<void> {
+  await run('npm', ['run', 'build', '--silent'])
+  const env = {
+    NODE_ENV: 'production', JWT_SECRET: `bench-${Date.now()}-secret-value-0123456789abcdef`, LOG_LEVEL: 'warn',
+    RATE_LIMIT_USER: '1000000000', RATE_LIMIT_KEY_READ: '1000000000',
+  }
+  const { dir: seeded, seed, reused } = await cachedSeed(scale, env)
+  const work = join(tmpdir(), `adks-bench-scale-${scale}-run-${process.pid}`)
+  const ferretDir = join(work, 'ferretdb')
+  const handler = process.env.FERRETDB_HANDLER ?? 'sqlite'
+  try {
+    const dataDir = join(work, 'data')
+    await cp(seeded, dataDir, { recursive: true })
+    let serviceEnv: Record<string, string> = { ...env, DATA_DIR: dataDir, CACHE: 'off' }
+    let copySeconds: number | undefined
+    if (store === 'mongodb') {
+      await mkdir(ferretDir, { recursive: true })
+      const url = (await output('bash', ['scripts/ferretdb.sh', 'start', ferretDir])).trim()
+      serviceEnv = { ...serviceEnv, MONGODB_URL: url, MONGODB_DB: 'adks_bench' }
+      const copyStarted = performance.now()
+      await copyToMongo(seeded, url, serviceEnv.MONGODB_DB!)
+      copySeconds = (performance.now() - copyStarted) / 1000
+    }
+    const written = wanted(workflowBenchName) ? await seedWorkflowBench(serviceEnv) : null
+
+    const bareServer = await startServer('node', ['--import', 'tsx', 'scripts/bench/bare-server.ts'], {}, await freePort(), '/')
+    const bare: Target = { url: `${bareServer.url}/`, headers: {}, pid: bareServer.child.pid }
+    const port = await freePort()
+    // A start at scale loads every collection first: up to ten minutes of polling.
+    const service = await startServer('node', [...serviceArgs], serviceEnv, port, '/ready', undefined, 30_000)
+    const readyLoad = loadavg()[0]!
+    try {
+      const pid = service.child.pid!
+      const atReady = await memory(pid)
+      const admin = await auth(serviceEnv, port)
+      const catalog = (await catalogScenarios(service.url, admin)).filter((s) => s.name === personByToken || s.name === sortedPage)
+      const scenarios: Scenario[] = [
+        ...catalog,
+        { name: searchName, url: `${service.url}/api/search/all?q=mar&limit=10`, headers: admin },
+      ].filter((s) => wanted(s.name))
+      if (wanted(degreeProgressName)) scenarios.push(await degreeProgressScenario(service.url, admin))
+      for (const s of scenarios) await pairedTimed(s.name, bare, { url: s.url, headers: s.headers, pid }, { ...options, rounds: 1, durationSeconds: 3 })
+      const results = await measure(scenarios, bare, pid)
+      const search = wanted(searchName) ? await benchSearch(service.url, admin, { concurrency: 4, rounds: 20 }) : null
+      const workflows = written ? await benchWorkflows(service.url, bare.url, serviceEnv, port, written) : null
+      const after = await memory(pid)
+      const figures: ScaleFigures = {
+        machine: machine(), store, ...(store === 'mongodb' ? { handler } : {}), scale, seed: { ...seed, reused },
+        ...(copySeconds === undefined ? {} : { copySeconds }),
+        readyMs: service.readyMs, readyLoad, rssAtReadyMb: atReady.rssMb, rssMb: after.rssMb, peakRssMb: after.peakRssMb,
+        results, search, workflows,
+      }
+      const text = report(figures)
+      console.log(text)
+      const name = `scale-${scale}-${store === 'mongodb' ? `ferretdb-${handler}` : 'embedded'}`
+      await mkdir('bench-results', { recursive: true })
+      await writeFile(`bench-results/${name}.md`, text)
+      await writeFile(`bench-results/${name}.json`, JSON.stringify(figures, null, 2))
+    } finally {
+      await stop(service.child)
+      await stop(bareServer.child)
+    }
+  } finally {
+    if (store === 'mongodb') await run('bash', ['scripts/ferretdb.sh', 'stop', ferretDir]).catch(() => {})
+    await rm(work, { recursive: true, force: true })
+  }
+}
