@@ -1,5 +1,7 @@
 import t from 'tap'
+import { join } from 'node:path'
 import type { Doc } from '../../src/store/port.js'
+import { Datastore } from '../../src/store/nedb/datastore.js'
 import type { NedbCollection } from '../../src/store/nedb/collection.js'
 import { EmbeddedStore } from '../../src/store/nedb/store.js'
 import { tempDir } from '../helpers/temp-dir.js'
@@ -79,4 +81,18 @@ t.test('nedb keeps trees only for the indexes it enforces; the others narrow rea
   await things.insertMany([{ _id: 'T/1', k: 1, tag: 'a' }, { _id: 'T/2', k: 2, tag: 'b' }])
   t.same(await things.find({ tag: 'b' }), [{ _id: 'T/2', k: 2, tag: 'b' }])
   await t.rejects(things.insertOne({ _id: 'T/3', k: 1, tag: 'c' }), { name: 'DuplicateKeyError' })
+})
+
+t.test('an index a file declares but nedb need not keep is dropped at the load', async (t) => {
+  let store: EmbeddedStore | undefined
+  const dir = await tempDir(t, async () => store?.close())
+  const old = new Datastore<Doc>({ filename: join(dir, 'things.db') })
+  await old.loadDatabaseAsync()
+  await old.ensureIndexAsync({ fieldName: 'tag' })
+  await old.ensureIndexAsync({ fieldName: 'k', unique: true })
+  await old.insertAsync({ _id: 'T/1', k: 1, tag: 'a' })
+  store = await EmbeddedStore.open(dir, ['things'])
+  const things = store.collection('things') as NedbCollection<Doc>
+  t.same(await things.find({ tag: 'a' }), [{ _id: 'T/1', k: 1, tag: 'a' }])
+  t.same(Object.keys((things.db as unknown as { indexes: object }).indexes).sort(), ['_id', 'k'])
 })

@@ -36,10 +36,26 @@ export class NedbCollection<T extends Doc> implements Collection<T> {
 
   /** `wrote` is told after every write has settled, when its effect (if any) is visible to reads. */
   constructor(readonly name: string, readonly db: Datastore<T>, loaded: Promise<void>, private readonly wrote: () => void = () => {}) {
-    this.ready = loaded.then(() => this.docs.reset(this.db.getAllData()))
+    this.ready = loaded.then(async () => {
+      await this.dropUnenforcedIndexes()
+      this.docs.reset(this.db.getAllData())
+    })
     // A file that cannot be read fails the store's open, which awaits `loaded`; every operation here
     // still awaits `ready` and fails with it.
     this.ready.catch(() => {})
+  }
+
+  /**
+   * Files written before nedb was given only unique indexes (see ensureIndex) still declare the others,
+   * and nedb rebuilds every declared index at each load; removing them once lets the next compaction
+   * forget them.
+   */
+  private async dropUnenforcedIndexes(): Promise<void> {
+    // nedb's typings leave out its index table.
+    const declared = (this.db as unknown as { indexes: Record<string, { unique: boolean }> }).indexes
+    for (const [name, index] of Object.entries(declared)) {
+      if (name !== '_id' && !index.unique) await this.db.removeIndexAsync(name)
+    }
   }
 
   private serially<R>(task: () => Promise<R>): Promise<R> {
