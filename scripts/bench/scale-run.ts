@@ -9,7 +9,7 @@
  * requests written before the start). The service runs with CACHE=off and no Redis.
  *
  * The seeded directory is kept in the system's temporary directory and reused while the generator, the
- * seed and the schema are unchanged (BENCH_RESEED=1 seeds again); each run works on a copy of it.
+ * seed, the schema and the embedded store are unchanged (BENCH_RESEED=1 seeds again); each run works on a copy of it.
  * BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS and BENCH_ONLY apply as in run.ts. Results go to stdout
  * and bench-results/scale-N-<store>.md and .json.
  */
@@ -50,13 +50,13 @@ interface SeedFigures {
   readonly load: number
 }
 
-/** The sources a seeded directory depends on: the generator, the seed and the schema. */
+/** The sources a seeded directory depends on: the generator, the seed, the schema and the embedded store's files. */
 async function fingerprint(): Promise<string> {
   const hash = createHash('sha256')
   const config = loadConfig({})
   const files = async (dir: string) => (await readdir(dir, { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort()
-  for (const file of [...await files('scripts/sample'), 'scripts/seed.ts', ...await files(config.schemaDir)]) {
+  for (const file of [...await files('scripts/sample'), 'scripts/seed.ts', ...await files(config.schemaDir), ...await files('src/store/nedb')]) {
     hash.update(file).update(await readFile(file))
   }
   return hash.digest('hex').slice(0, 16)
