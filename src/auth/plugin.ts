@@ -38,6 +38,11 @@ declare module 'fastify' {
     principal: Principal | null
     /** Why the credential was refused; raised after rate limiting, so a bad credential still counts. */
     authFailure: AppError | null
+    /**
+     * The route's access policy, read once as the request is identified (`request.routeOptions` builds a
+     * new object on every read); null where the route declares none (the 404 answer, the documentation).
+     */
+    accessPolicy: Policy | null
   }
 }
 
@@ -150,7 +155,7 @@ function authorizePolicy(policy: Policy, principal: Principal): void {
 
 /** The two halves of access control, run by the request gate with rate limiting between them. */
 export interface AccessControl {
-  /** Sets `request.principal`, or holds why its credential was refused in `request.authFailure`. */
+  /** Sets `request.accessPolicy` and `request.principal`, or holds why its credential was refused in `request.authFailure`. */
   identify(request: FastifyRequest): void | Promise<void>
   /** Raises a held refusal, or the refusal of the route's policy. */
   authorize(request: FastifyRequest): void
@@ -193,6 +198,7 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
   })
   app.decorateRequest('principal', null)
   app.decorateRequest('authFailure', null)
+  app.decorateRequest('accessPolicy', null)
 
   app.addHook('onRoute', (route) => {
     const policy = route.config?.policy
@@ -207,7 +213,8 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
 
   app.decorate('access', {
     identify(request) {
-      const policy = request.routeOptions.config.policy
+      const policy = request.routeOptions.config.policy ?? null
+      request.accessPolicy = policy
       if (!policy || policy.kind === 'public') return
       let found: Principal | Promise<Principal>
       try {
@@ -223,7 +230,7 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
     },
     authorize(request) {
       if (request.authFailure) throw request.authFailure
-      const policy = request.routeOptions.config.policy
+      const policy = request.accessPolicy
       const principal = request.principal
       if (!policy || !principal) return
       authorizePolicy(policy, principal)

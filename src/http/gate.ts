@@ -1,8 +1,8 @@
 import fastifyRateLimit from '@fastify/rate-limit'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
-import { rateLimitOptions, type RateLimits } from './rate-limit.js'
+import { rateLimitOptions, resetAt, type RateLimits } from './rate-limit.js'
 
 export interface GateOptions {
   readonly limits: RateLimits
@@ -26,6 +26,11 @@ async function gate(app: FastifyInstance, { limits, redis }: GateOptions) {
   // The 404 answer and the documentation have no route hook of the limiter: counted here, by address.
   const limitUnrouted = app.rateLimit()
 
+  function limitUnroutedOnly(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    if (request.accessPolicy) return done()
+    limitUnrouted.call(app, request, reply).then(() => done(), done)
+  }
+
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
     let pending: void | Promise<void>
@@ -34,29 +39,20 @@ async function gate(app: FastifyInstance, { limits, redis }: GateOptions) {
     } catch (error) {
       return done(error as Error)
     }
-    if (pending) pending.then(() => done(), done)
-    else done()
+    if (pending) pending.then(() => limitUnroutedOnly(request, reply, done), done)
+    else limitUnroutedOnly(request, reply, done)
   })
 
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.routeOptions.config.policy) return done()
-    limitUnrouted.call(app, request, reply).then(() => done(), done)
-  })
-
-  app.addHook('preParsing', (request, _reply, payload, done) => {
+  // The plugin sends the seconds left in the window; the interface wants the Unix time it ends. Every
+  // counted request that is not refused by the limiter comes here (a refusal's header is its error's).
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    const left = reply.getHeader(resetHeader)
+    if (left !== undefined) reply.header(resetHeader, resetAt(Date.now() - reply.elapsedTime, Number(left)))
     try {
       access.authorize(request)
     } catch (error) {
       return done(error as Error)
     }
-    done(null, payload)
-  })
-
-  // The plugin sends the seconds left in the window; the interface wants the Unix time it ends. Counted
-  // as the request began, rounded up, so a client that waits for it never comes back early.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    const left = reply.getHeader(resetHeader)
-    if (left !== undefined) reply.header(resetHeader, Math.ceil((Date.now() - reply.elapsedTime) / 1000) + Number(left))
     done(null, payload)
   })
 }

@@ -25,9 +25,18 @@ const warnIntervalMs = 30_000
 /** Buckets the in-process counters keep at most (least recently used forgotten first). */
 const memoryBuckets = 100_000
 
+/**
+ * The Unix time (seconds) a window ends that had `secondsLeft` left when the request was counted at
+ * `countedAtMs`; rounded up, so a client that waits for it never comes back early.
+ */
+export function resetAt(countedAtMs: number, secondsLeft: number): number {
+  return Math.ceil(countedAtMs / 1000) + secondsLeft
+}
+
 class RateLimitedError extends AppError {
-  constructor(seconds: number) {
-    super(429, `Rate limit exceeded; retry in ${seconds} s`)
+  constructor(ttlMs: number) {
+    const left = Math.ceil(ttlMs / 1000)
+    super(429, `Rate limit exceeded; retry in ${Math.max(1, left)} s`, { 'x-ratelimit-reset': String(resetAt(Date.now(), left)) })
   }
 }
 
@@ -90,7 +99,7 @@ function guardedRedisStore(redis: Redis, namespace: string, log: FastifyBaseLogg
  * The options of `@fastify/rate-limit` for the limits of DESIGN 5.4. Counters live in Redis when a client
  * is given, so the limit holds across instances; if Redis fails, requests are served uncounted (fail
  * open) and the failure is logged. The plugin's reset header (seconds from now) is turned into a Unix
- * time by the gate.
+ * time by the gate, and by the refusal's own header on a 429.
  */
 export function rateLimitOptions(limits: RateLimits, log: FastifyBaseLogger, redis: Redis | null): RateLimitPluginOptions {
   return {
@@ -101,6 +110,6 @@ export function rateLimitOptions(limits: RateLimits, log: FastifyBaseLogger, red
     ...(redis ? { store: guardedRedisStore(redis, limits.namespace, log) } : { cache: memoryBuckets }),
     skipOnError: true,
     onExceeded: (request, bucket) => request.log.info({ bucket: bucket.slice(0, bucket.indexOf(':')) }, 'rate limit exceeded'),
-    errorResponseBuilder: (_request, { ttl }) => new RateLimitedError(Math.max(1, Math.ceil(ttl / 1000))),
+    errorResponseBuilder: (_request, { ttl }) => new RateLimitedError(ttl),
   }
 }
