@@ -83,18 +83,36 @@ export class Documents<T extends Doc> {
 
   /**
    * The documents a filter can match, found through `_id` or an indexed field when a top-level equality
-   * or `$in` allows it, else null. Only a superset: the caller still applies the filter.
+   * or `$in` allows it (or one of an `$and`'s clauses does, or each of an `$or`'s), else null. Only a
+   * superset: the caller still applies the filter.
    */
   narrow(filter: Filter): T[] | null {
+    const ids = this.narrowIds(filter)
+    return ids && this.pick(ids)
+  }
+
+  private narrowIds(filter: Filter): Set<unknown> | null {
     for (const { field, values } of indexable(filter)) {
-      if (field === '_id') return this.pick(new Set(values))
+      if (field === '_id') return new Set(values)
       const index = this.indexes.get(field)
       if (!index) continue
       const ids = new Set<unknown>()
       for (const value of values) for (const id of index.get(value) ?? []) ids.add(id)
-      return this.pick(ids)
+      return ids
     }
-    return null
+    for (const clause of filter.$and ?? []) {
+      const ids = this.narrowIds(clause)
+      if (ids) return ids
+    }
+    // A person looked up by campus id or email, say: each branch through its own index.
+    if (!filter.$or?.length) return null
+    const union = new Set<unknown>()
+    for (const clause of filter.$or) {
+      const ids = this.narrowIds(clause)
+      if (!ids) return null
+      for (const id of ids) union.add(id)
+    }
+    return union
   }
 
   private pick(ids: Iterable<unknown>): T[] {
