@@ -19,7 +19,8 @@ export interface PairedTimed extends Timed {
   readonly bare: Timed
 }
 
-async function cpuTimeUs(pid: number): Promise<number> {
+/** CPU time (user + system) a process has used, in microseconds, from /proc. */
+export async function cpuTimeUs(pid: number): Promise<number> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   return (Number(fields[11]) + Number(fields[12])) * 10_000
