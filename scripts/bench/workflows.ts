@@ -29,8 +29,11 @@ export const workflowTargets = { pendingP95: 10, approveP95: 15 } as const
 const total = 10_000
 const approverOpen = 500
 const concurrency = Number(process.env.BENCH_WORKFLOW_CONCURRENCY ?? 4)
-/** Requests of each kind measured, after a tenth as many unmeasured. */
-const measured = 400
+/**
+ * Requests of each kind measured, after a tenth as many unmeasured; BENCH_WORKFLOW_REQUESTS lowers it
+ * where a request takes seconds (FerretDB at scale 100).
+ */
+const measured = Number(process.env.BENCH_WORKFLOW_REQUESTS ?? 400)
 
 export interface WorkflowBench {
   readonly instances: number
