@@ -3,8 +3,8 @@
  *   npm run seed -- [--scale N] [--if-empty] [--reset]
  * --scale N writes N copies of the department (ids stay unique); --if-empty does nothing when people
  * already has records (how `npm start` seeds on first run); --reset first empties the catalog and
- * protected collections (users and groups are kept). Every record passes the record service's checks and
- * is written in batches (scripts/sample/seed-bulk.ts); the sample approval requests go through the
+ * protected collections (users and groups are kept). Every record goes through the record service, in
+ * batches (scripts/sample/seed-bulk.ts); the sample approval requests go through the
  * workflow service (scripts/sample/workflow-seed.ts).
  */
 import { loadConfig } from '../src/config.js'
@@ -40,8 +40,8 @@ async function seed(options: SeedOptions, store: Store, schema: CompiledSchema):
   }
   const started = performance.now()
   const department = generateSampleDepartment(options.scale)
-  const counts = await seedDepartmentInBulk(store, schema, department)
   const records = new RecordService(store, schema)
+  const counts = await seedDepartmentInBulk(records, department)
   const workflows = await seedSampleWorkflows({ store, records, schema }, department.catalog, new Date())
   const requests = Object.values(workflows).reduce((sum, byStatus) => sum + Object.values(byStatus).reduce((a, n) => a + n, 0), 0)
   const seconds = ((performance.now() - started) / 1000).toFixed(1)

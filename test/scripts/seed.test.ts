@@ -53,7 +53,7 @@ t.test('the bulk seed stores the same documents as the record service, but for t
   const bulk = await openSeedStore(t)
   const department = generateSampleDepartment(1)
   await seedDepartment(one.records, department)
-  const written = await seedDepartmentInBulk(bulk.store, bulk.schema, department, { batch: 97 })
+  const written = await seedDepartmentInBulk(bulk.records, department, { batch: 97 })
   t.same(written, department.counts, 'every record written')
   const stamps = (doc: Record<string, unknown>) => { const { _created_at: _c, _updated_at: _u, ...rest } = doc; return rest }
   for (const name of new Set(Object.keys(department.counts).map((c) => one.schema.class(c)!.metadata.collection!))) {
@@ -64,16 +64,16 @@ t.test('the bulk seed stores the same documents as the record service, but for t
 })
 
 t.test('the bulk seed refuses what the record service refuses, naming the record', async (t) => {
-  const { store, schema } = await openSeedStore(t)
+  const { store, schema, records } = await openSeedStore(t)
   const department = generateSampleDepartment(1)
   const [first] = department.stages[0]!
   const broken = { ...department, stages: [[{ ...first!, body: { ...first!.body, email: 'not an email' } }]] }
-  const error: unknown = await seedDepartmentInBulk(store, schema, broken).catch((e: unknown) => e)
+  const error: unknown = await seedDepartmentInBulk(records, broken).catch((e: unknown) => e)
   t.type(error, SeedError)
   t.match((error as Error).message, new RegExp(`^${first!.id}: 'email'`))
   const dangling = { ...department, stages: [department.stages[1]!.filter((r) => r.className === 'Course' && (r.body.prerequisites as string[]).length)] }
-  await t.rejects(seedDepartmentInBulk(store, schema, dangling), /prerequisites\[0\]' refers to Course\/.*which does not exist/)
+  await t.rejects(seedDepartmentInBulk(records, dangling), /prerequisites\[0\]' refers to Course\/.*which does not exist/)
+  t.equal(await store.collection(schema.class(first!.className)!.metadata.collection!).count({}), 0, 'nothing refused is written')
   const renamed = { ...department, stages: [[{ ...first!, id: `${first!.className}/someone-else` }]] }
-  await t.rejects(seedDepartmentInBulk(store, schema, renamed), /someone-else: would be stored as /)
-  t.equal(await store.collection(schema.class(first!.className)!.metadata.collection!).count({}), 0, 'nothing written')
+  await t.rejects(seedDepartmentInBulk(records, renamed), /someone-else: was stored as /)
 })
