@@ -99,6 +99,8 @@ interface ScaleFigures {
   readonly results: readonly PairedTimed[]
   readonly search: SearchBenchResult | null
   readonly workflows: WorkflowBench | null
+  /** Phases that failed, with their error. */
+  readonly failures: readonly string[]
 }
 
 function report(f: ScaleFigures): string {
@@ -108,6 +110,8 @@ function report(f: ScaleFigures): string {
   const verdict = (r: PairedTimed) => {
     const t = targetOf(r.name)
     if (!t) return ''
+    // A round in which no answer came back has no latency to speak of, and misses any target.
+    if (!r.latency.requests) return `${t.p} ≤ ${t.ms} ms: missed (no answer within a round)`
     const value = t.p === 'p99' ? r.latency.p99 : r.latency.p95
     return `${t.p} ≤ ${t.ms} ms: ${value <= t.ms ? 'met' : 'missed'}`
   }
@@ -132,7 +136,8 @@ function report(f: ScaleFigures): string {
       `Search, ${s.requests} requests of ${Object.keys(s.totals).length} prefixes, 4 in flight, as an admin: p50 ${s.p50} ms, p95 ${s.p95} ms, p99 ${s.p99} ms ` +
       `(target p95 ≤ ${target.searchP95} ms: ${s.p95 <= target.searchP95 ? 'met' : 'missed'}), ${s.errors} errors.`, '')
   }
-  return [...lines, ...workflowReport(f.workflows)].join('\n')
+  const failed = f.failures.length ? ['Failed:', '', ...f.failures.map((x) => `- ${x}`), ''] : []
+  return [...lines, ...workflowReport(f.workflows), ...failed].join('\n')
 }
 
 async function measure(scenarios: readonly Scenario[], bare: Target, pid: number | undefined): Promise<PairedTimed[]> {
@@ -190,14 +195,25 @@ export async function benchScale(scale: number, store: StoreKind): Promise<void>
       if (wanted(degreeProgressName)) scenarios.push(await degreeProgressScenario(service.url, admin))
       for (const s of scenarios) await pairedTimed(s.name, bare, { url: s.url, headers: s.headers, pid }, { ...options, rounds: 1, durationSeconds: 3 })
       const results = await measure(scenarios, bare, pid)
-      const search = wanted(searchName) ? await benchSearch(service.url, admin, { concurrency: 4, rounds: 20 }) : null
-      const workflows = written ? await benchWorkflows(service.url, bare.url, serviceEnv, port, written) : null
+      // A later phase that fails (FerretDB can stop answering within fetch's five minutes) leaves the
+      // figures already taken in the report, and its failure beside them.
+      const failures: string[] = []
+      const attempt = async <R>(phase: string, work: () => Promise<R>): Promise<R | null> => {
+        try {
+          return await work()
+        } catch (error) {
+          failures.push(`${phase}: ${error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error)}`)
+          return null
+        }
+      }
+      const search = wanted(searchName) ? await attempt('search', () => benchSearch(service!.url, admin, { concurrency: 4, rounds: 20 })) : null
+      const workflows = written ? await attempt('approval workflows', () => benchWorkflows(service!.url, bare.url, serviceEnv, port, written)) : null
       const after = await memory(pid)
       const figures: ScaleFigures = {
         machine: machine(), store, ...(store === 'mongodb' ? { handler } : {}), scale, seed: { ...seed, reused },
         ...(copySeconds === undefined ? {} : { copySeconds }),
         readyMs: service.readyMs, readyCpuS, readyLoad, rssAtReadyMb: atReady.rssMb, rssMb: after.rssMb, peakRssMb: after.peakRssMb,
-        results, search, workflows,
+        results, search, workflows, failures,
       }
       const text = report(figures)
       console.log(text)
