@@ -13,6 +13,14 @@ import { createServer } from 'node:net'
  */
 export const serviceArgs = ['--max-semi-space-size=8', '--heap-growing-percent=100', '--no-allocation-site-pretenuring', '--use-largepages=silent', 'dist/src/server.js'] as const
 
+/**
+ * The Redis a service on a MongoDB store runs with, as production runs it (REDIS_URL from the
+ * environment, else the local server), under a prefix of its own so that runs never share keys.
+ */
+export function benchRedis(): Record<string, string> {
+  return { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `adks-bench-${process.pid}:` }
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()

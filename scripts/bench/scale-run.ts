@@ -6,7 +6,8 @@
  * per scenario p50/p95/p99 and req/s beside the bare Fastify (each round of a scenario right after a
  * round of the baseline, the median round reported): GET /api/people/:id, a sorted page of 50 people,
  * search, degree progress, and the approval workflows' pending queue (workflows.ts, 10,000 thesis
- * requests written before the start). The service runs with CACHE=off and no Redis.
+ * requests written before the start). The service runs with CACHE=off; on FerretDB also with Redis, as
+ * production runs several instances on MongoDB (processes.ts, benchRedis).
  *
  * The seeded directory is kept in the system's temporary directory and reused while the generator, the
  * seed, the schema and the embedded store are unchanged (BENCH_RESEED=1 seeds again); each run works on a copy of it.
@@ -21,7 +22,7 @@ import { loadConfig } from '../../src/config.js'
 import { degreeProgressName, degreeProgressScenario } from './degree-progress.js'
 import type { Target } from './load.js'
 import { copyToMongo } from './mongo-run.js'
-import { freePort, memory, output, run, serviceArgs, startServer, stop } from './processes.js'
+import { benchRedis, freePort, memory, output, run, serviceArgs, startServer, stop } from './processes.js'
 import { fmt, percent } from './report.js'
 import { cpuTimeUs, pairedTimed, type PairedTimed } from './scale-load.js'
 import { catalogScenarios, personByToken, type Scenario } from './scenarios.js'
@@ -119,7 +120,7 @@ function report(f: ScaleFigures): string {
   const lines = [
     `# Scale ${f.scale} on ${storeName}, ${new Date().toISOString().slice(0, 10)}`,
     '',
-    `${f.machine}; ${options.rounds} round(s) of ${options.durationSeconds} s, ${options.connections} connections; CACHE=off, no Redis.`,
+    `${f.machine}; ${options.rounds} round(s) of ${options.durationSeconds} s, ${options.connections} connections; CACHE=off, ${f.store === 'embedded' ? 'no Redis' : 'with Redis'}.`,
     '',
     `Seed: ${f.seed.summary} (${fmt(f.seed.seconds, 1)} s wall, load ${f.seed.load.toFixed(1)}${f.seed.reused ? ', kept from an earlier run' : ''}).`,
     ...(f.copySeconds === undefined ? [] : [`Copied into FerretDB in ${fmt(f.copySeconds, 1)} s.`]),
@@ -168,7 +169,9 @@ export async function benchScale(scale: number, store: StoreKind): Promise<void>
     if (store === 'mongodb') {
       await mkdir(ferretDir, { recursive: true })
       const url = (await output('bash', ['scripts/ferretdb.sh', 'start', ferretDir])).trim()
-      serviceEnv = { ...serviceEnv, MONGODB_URL: url, MONGODB_DB: 'adks_bench' }
+      // As production runs it: with Redis, whose write notices keep the search index current; without
+      // it, each instance rebuilds the index every two seconds, which at this scale never stops reading.
+      serviceEnv = { ...serviceEnv, MONGODB_URL: url, MONGODB_DB: 'adks_bench', ...benchRedis() }
       const copyStarted = performance.now()
       await copyToMongo(dataDir, url, serviceEnv.MONGODB_DB!)
       copySeconds = (performance.now() - copyStarted) / 1000
