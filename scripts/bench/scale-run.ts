@@ -51,13 +51,17 @@ interface SeedFigures {
   readonly load: number
 }
 
-/** The sources a seeded directory depends on: the generator, the seed, the schema and the embedded store's files. */
+/**
+ * The sources a seeded directory depends on: the generator, the seed, the schema, the record service
+ * (which derives what each stored document holds) and the embedded store's files. A kept seed is reused
+ * only while this matches; a change to any of them seeds again.
+ */
 async function fingerprint(): Promise<string> {
   const hash = createHash('sha256')
   const config = loadConfig({})
   const files = async (dir: string) => (await readdir(dir, { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort()
-  for (const file of [...await files('scripts/sample'), 'scripts/seed.ts', ...await files(config.schemaDir), ...await files('src/store/nedb')]) {
+  for (const file of [...await files('scripts/sample'), 'scripts/seed.ts', ...await files(config.schemaDir), ...await files('src/records'), ...await files('src/store/nedb')]) {
     hash.update(file).update(await readFile(file))
   }
   return hash.digest('hex').slice(0, 16)
