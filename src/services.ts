@@ -80,7 +80,7 @@ async function samlFor(settings: NonNullable<Config['saml']>, redis: Redis | nul
 /** Opens the store (unless given one) and builds the services on it; `close` releases them in order. */
 export async function createServices(config: Config, schema: CompiledSchema, log: FastifyBaseLogger, given?: Store): Promise<Services> {
   const names = [...schema.collections.map((c) => c.name), ...Object.keys(systemCollections)]
-  const opened = given ?? await openStore(config, names)
+  const opened = given ?? await openStore(config, names, log)
   // Every service writes through the cluster's store, so other instances hear of every write.
   const cluster = await joinCluster(opened, config.redisUrl, config.redisPrefix, log)
   const store = cluster.store

@@ -1,16 +1,22 @@
+import type { FastifyBaseLogger } from 'fastify'
 import type { Store } from './port.js'
 
 export interface StoreConfig {
   readonly mongodbUrl?: string
   readonly mongodbDb?: string
+  /** Commands to MongoDB taking at least this many milliseconds are logged (MONGODB_SLOW_MS). */
+  readonly mongodbSlowMs?: number
   readonly dataDir: string
 }
 
 /** Each adapter is loaded only when used: the MongoDB driver alone takes a quarter of a second to import. */
-export async function openStore(config: StoreConfig, collections: readonly string[]): Promise<Store> {
+export async function openStore(config: StoreConfig, collections: readonly string[], log?: FastifyBaseLogger): Promise<Store> {
   if (config.mongodbUrl) {
     const { MongoStore } = await import('./mongo/store.js')
-    return MongoStore.open(config.mongodbUrl, config.mongodbDb)
+    const slowMs = config.mongodbSlowMs
+    return MongoStore.open(config.mongodbUrl, config.mongodbDb, slowMs === undefined || !log ? {} : {
+      slow: { ms: slowMs, report: (entry) => log.warn({ slowCommand: entry }, `slow MongoDB command: ${entry.command} ${entry.collection ?? ''} ${entry.ms} ms`) },
+    })
   }
   const { EmbeddedStore } = await import('./nedb/store.js')
   return EmbeddedStore.open(config.dataDir, collections)

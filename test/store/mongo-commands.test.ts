@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { CommandStartedEvent } from 'mongodb'
 import t from 'tap'
 import { MongoStore } from '../../src/store/mongo/store.js'
+import type { SlowCommand } from '../../src/store/mongo/slow-commands.js'
 import { buildTestApp } from '../helpers/app.js'
 import { Fixtures } from '../helpers/records.js'
 
@@ -55,5 +56,29 @@ if (!url) {
     t.equal(page.answer.total, 3, 'the page counts every record')
     t.equal(page.answer.items.length, 3)
     t.same([...page.sent].sort(), ['aggregate people', 'find people'], 'a sorted page: one find and one count')
+  })
+  t.test('MONGODB_SLOW_MS: each command at or over the threshold is reported by its shape, not its values', async (t) => {
+    const reports: SlowCommand[] = []
+    const store = await MongoStore.open(url, `adks_slow_${process.pid}`, { slow: { ms: 0, report: (entry) => reports.push(entry) } })
+    t.teardown(async () => {
+      await store.dropDatabase()
+      await store.close()
+    })
+    const people = store.collection('people')
+    await people.insertOne({ _id: 'p1', email: 'private.person@dept.edu', last_name: 'Secret' })
+    reports.length = 0
+    t.equal((await people.find({ email: 'private.person@dept.edu' }, { sort: [['last_name', 1]], limit: 5 })).length, 1)
+    const find = reports.find((r) => r.command === 'find')
+    t.ok(find, 'the find was reported')
+    t.equal(find!.collection, 'people')
+    t.same(find!.shape, { filter: { email: 'string' }, sort: { last_name: 'number' }, limit: 5 }, 'fields, operators and the limit; values as their types')
+    t.notOk(JSON.stringify(reports).includes('private.person'), 'no value written or queried appears in a report')
+    t.notOk(JSON.stringify(reports).includes('Secret'))
+
+    const quiet: SlowCommand[] = []
+    const slowOnly = await MongoStore.open(url, `adks_slow_${process.pid}`, { slow: { ms: 60_000, report: (entry) => quiet.push(entry) } })
+    t.teardown(() => slowOnly.close())
+    t.equal((await slowOnly.collection('people').find({ _id: 'p1' })).length, 1)
+    t.same(quiet, [], 'a command under the threshold is not reported')
   })
 }

@@ -8,6 +8,7 @@ import { frozen } from '../freeze.js'
 import { translateFilter } from './translate.js'
 import { duplicateFields, isDuplicate } from './duplicates.js'
 import { WriteLanes } from './write-lanes.js'
+import { reportSlowCommands, type SlowCommand } from './slow-commands.js'
 
 function omitProjection(omit?: readonly string[]): Document | undefined {
   return omit?.length ? Object.fromEntries(omit.map((field) => [field, 0])) : undefined
@@ -132,13 +133,18 @@ export class MongoStore implements Store {
 
   /**
    * `onCommand` hears every command the driver sends (its command monitoring), which is how tests count
-   * a request's round trips; without it monitoring stays off, as it costs an event per command.
+   * a request's round trips; `slow` reports each command that takes at least `ms`. Without either,
+   * monitoring stays off, as it costs an event per command.
    */
-  static async open(url: string, dbName?: string, options: { onCommand?: (event: CommandStartedEvent) => void } = {}): Promise<MongoStore> {
+  static async open(url: string, dbName?: string, options: {
+    onCommand?: (event: CommandStartedEvent) => void
+    slow?: { readonly ms: number; readonly report: (entry: SlowCommand) => void }
+  } = {}): Promise<MongoStore> {
     // Fail well inside Fastify's plugin timeout, so a dead server gives the driver's error, not avvio's.
-    const { onCommand } = options
-    const client = new MongoClient(url, { serverSelectionTimeoutMS: 5000, connectTimeoutMS: 5000, retryWrites: true, monitorCommands: onCommand !== undefined })
+    const { onCommand, slow } = options
+    const client = new MongoClient(url, { serverSelectionTimeoutMS: 5000, connectTimeoutMS: 5000, retryWrites: true, monitorCommands: onCommand !== undefined || slow !== undefined })
     if (onCommand) client.on('commandStarted', onCommand)
+    if (slow) reportSlowCommands(client, slow.ms, slow.report)
     await client.connect()
     try {
       // FerretDB tells itself apart by `ferretdbVersion` in buildInfo; its writes are not isolated.
