@@ -26,7 +26,11 @@ function translateInner(filter: Filter): MongoQuery {
       if (op === '$prefix' || op === '$iprefix') and.push(prefixClause(key, op, operand as string))
       else operators[op] = operand
     }
-    if (Object.keys(operators).length) query[key] = operators
+    const ops = Object.keys(operators)
+    // FerretDB 1.24 hands its backend only a filter that is one `_id` equality; as `$in` of one id (a
+    // reference check's usual shape) it reads the whole collection. MongoDB means the same by either.
+    if (ops.length === 1 && ops[0] === '$in' && (operators.$in as unknown[]).length === 1) query[key] = (operators.$in as unknown[])[0]
+    else if (ops.length) query[key] = operators
   }
   if (and.length) query.$and = and
   return query
