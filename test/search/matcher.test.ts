@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import t from 'tap'
 import { withinOneEdit } from '../../src/domain/search/distance.js'
-import { weights } from '../../src/domain/search/quality.js'
+import { prefixQuality, toleratesTypo, typoQuality, weights } from '../../src/domain/search/quality.js'
+import { fold, words } from '../../src/domain/text.js'
 import { SearchIndex, type SearchDocument } from '../../src/domain/search/search-index.js'
 
 function person(id: string, name: string, extra = ''): SearchDocument {
@@ -157,4 +158,44 @@ t.test('incremental changes leave the index as a fresh build would', async (t) =
     t.equal(index.vocabularySize, fresh.vocabularySize)
     for (const q of queries) t.same(index.search(q, { limit: 10 }), fresh.search(q, { limit: 10 }), q)
   }), { numRuns: 50 })
+})
+
+t.test('narrowing by the rarest word, and matching among few candidates, ranks as scoring every document would', async (t) => {
+  /** Every document scored against every query word directly: the definition the index must keep to. */
+  function reference(docs: readonly SearchDocument[], query: string, limit: number) {
+    const queryWords = [...new Set(words(query))].sort((a, b) => b.length - a.length)
+    const hits = []
+    for (const doc of docs) {
+      let sum = 0
+      let all = queryWords.length > 0
+      for (const q of queryWords) {
+        let best = 0
+        for (const field of doc.fields) {
+          for (const w of words(field.text)) {
+            const quality = w.startsWith(q) ? prefixQuality(q, w) : toleratesTypo(q) && w.length >= q.length - 1 ? typoQuality(q, w) : 0
+            best = Math.max(best, quality * field.weight)
+          }
+        }
+        if (!best) all = false
+        sum += best
+      }
+      if (all) hits.push({ id: doc.id, sortKey: fold(doc.label), score: Math.round((sum / queryWords.length) * 1000) / 1000 })
+    }
+    hits.sort((a, b) => b.score - a.score || (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0) || (a.id < b.id ? -1 : 1))
+    return { total: hits.length, hits: hits.slice(0, limit).map(({ id, score }) => ({ id, score })) }
+  }
+  const names = ['garcia', 'gracia', 'muller', 'intro', 'into', 'quantum', 'quant', 'crypto', 'ada', 'lee', 'leigh', 'robotics']
+  const codeOf = (n: number) => `cs${100 + (n % 40)}`
+  const doc = fc.record({ name: fc.constantFrom(...names), other: fc.constantFrom(...names), code: fc.nat(200), extra: fc.nat(9) })
+  const query = fc.array(fc.constantFrom('cs', 'cs1', '3', '1', 'garcia', 'gracia', 'intr', 'intro', 'quant', 'crypt', 'robtoics', 'le', 'a', 'mulle',
+    // a typo on the first letter or two: a letter changed, dropped, added, or the two swapped
+    'xuller', 'arcia', 'ugarcia', 'agrcia', 'rcypto'), { minLength: 1, maxLength: 3 })
+  fc.assert(fc.property(fc.array(doc, { minLength: 1, maxLength: 120 }), query, (raw, queryWords) => {
+    // Many documents share "cs1..." codes and few hold a given digit: the later words meet few candidates.
+    const docs = raw.map((d, i) => person(`d${i}`, `${d.name} ${d.other}`, `${codeOf(d.code)} ${d.extra === 3 ? `3${i}` : ''} ${codeOf(d.code + 7)}`))
+    const index = SearchIndex.of(docs)
+    const q = queryWords.join(' ')
+    const found = index.search(q, { limit: 10 })
+    t.same({ total: found.total, hits: found.hits.map((h) => ({ id: h.entry.id, score: h.score })) }, reference(docs, q, 10), q)
+  }), { numRuns: 200 })
 })

@@ -59,6 +59,26 @@ function entryOf(document: SearchDocument, terms: ReadonlyMap<string, number>): 
   return { kind, id, type, label, detail, sortKey: fold(label), words: [...terms.keys()] }
 }
 
+/** About how many words a document holds: the cost of matching a query word among candidates. */
+const candidateWordsEstimate = 16
+
+/**
+ * Whether `found` (or its beginning) can be one edit from the query word at all, which `typoQuality`
+ * then decides: not a word the query begins (that is a prefix match), not shorter than the query by two
+ * or more, and sharing a letter in its first two places. One edit leaves the first letter in place
+ * unless it falls on one of the first two letters, and then the second letter of one is the first or
+ * second of the other; so a word passing neither test is never one edit away, and most of a vocabulary
+ * is skipped at the cost of two comparisons.
+ */
+function mayBeOneEditAway(query: string, found: string): boolean {
+  if (found.length < query.length - 1 || found.startsWith(query)) return false
+  const q0 = query.charCodeAt(0)
+  const q1 = query.charCodeAt(1)
+  const f0 = found.charCodeAt(0)
+  const f1 = found.charCodeAt(1)
+  return f0 === q0 || f0 === q1 || f1 === q0 || f1 === q1
+}
+
 /** Higher score first, then label, then id: the same query over the same records always ranks alike. */
 function before(a: Hit, b: Hit): boolean {
   if (a.score !== b.score) return a.score > b.score
@@ -143,28 +163,43 @@ export class SearchIndex {
   }
 
   search(query: string, options: SearchOptions): SearchResult {
+    // The order the scores are summed in, so that a query ranks alike however it is narrowed.
     const queryWords = [...new Set(words(query))].sort((a, b) => b.length - a.length)
     if (!queryWords.length) return { total: 0, hits: [] }
+    // Narrowed by the word with the fewest postings first ("cs 3": the 2,300 under "3", not the 52,000
+    // under "cs"), so that each later word is matched among few candidates.
+    const cost = queryWords.map((word) => this.vocabulary.postingsStartingWith(word))
+    const order = queryWords.map((_, i) => i).sort((a, b) => cost[a]! - cost[b]! || a - b)
+    const perWord: Map<string, number>[] = []
     let candidates: Map<string, number> | undefined
-    for (const word of queryWords) {
-      const scores = this.match(word, candidates)
-      if (candidates) for (const [id, score] of scores) scores.set(id, score + candidates.get(id)!)
-      candidates = scores
+    for (const i of order) {
+      candidates = this.match(queryWords[i]!, candidates, cost[i]!)
       if (!candidates.size) return { total: 0, hits: [] }
+      perWord[i] = candidates
     }
     let total = 0
     const top: Hit[] = []
-    for (const [id, sum] of candidates!) {
+    for (const id of candidates!.keys()) {
       const entry = this.entries.get(id)!
       if (options.accept && !options.accept(entry)) continue
       total++
+      let sum = 0
+      for (const scores of perWord) sum += scores.get(id)!
       insertTop(top, { entry, score: Math.round((sum / queryWords.length) * 1000) / 1000 }, options.limit)
     }
     return { total, hits: top }
   }
 
-  /** The best score of one query word in each document it matches (only among `within`, when given). */
-  private match(word: string, within: ReadonlyMap<string, number> | undefined): Map<string, number> {
+  /**
+   * The best score of one query word in each document it matches (only among `within`, when given).
+   * Read from the vocabulary, or, when the candidates are few beside the postings that would be read
+   * (`prefixPostings`, and the whole vocabulary for a typo), from each candidate's own words: the same
+   * (document, word) pairs either way.
+   */
+  private match(word: string, within: ReadonlyMap<string, number> | undefined, prefixPostings: number): Map<string, number> {
+    const typos = toleratesTypo(word)
+    const readFromVocabulary = prefixPostings + (typos ? this.vocabulary.size : 0)
+    if (within && within.size * candidateWordsEstimate < readFromVocabulary) return this.matchAmong(word, within, typos)
     const best = new Map<string, number>()
     const offer = (postings: ReadonlyMap<string, number>, quality: number) => {
       for (const [id, weight] of postings) {
@@ -174,12 +209,25 @@ export class SearchIndex {
       }
     }
     for (const [found, postings] of this.vocabulary.startingWith(word)) offer(postings, prefixQuality(word, found))
-    if (toleratesTypo(word)) {
+    if (typos) {
       for (const found of this.vocabulary.words()) {
-        if (found.length < word.length - 1 || found.startsWith(word)) continue
+        if (!mayBeOneEditAway(word, found)) continue
         const quality = typoQuality(word, found)
         if (quality) offer(this.vocabulary.get(found)!, quality)
       }
+    }
+    return best
+  }
+
+  private matchAmong(word: string, within: ReadonlyMap<string, number>, typos: boolean): Map<string, number> {
+    const best = new Map<string, number>()
+    for (const id of within.keys()) {
+      let score = 0
+      for (const found of this.entries.get(id)!.words) {
+        const quality = found.startsWith(word) ? prefixQuality(word, found) : typos && mayBeOneEditAway(word, found) ? typoQuality(word, found) : 0
+        if (quality) score = Math.max(score, quality * this.vocabulary.get(found)!.get(id)!)
+      }
+      if (score > 0) best.set(id, score)
     }
     return best
   }
