@@ -55,6 +55,32 @@ t.test('an entity submitted with no instance returns to draft', async (t) => {
   t.equal((await records.get(draft._id))?.status, 'draft')
 })
 
+t.test('one sweep over many requests repairs exactly those out of step, leaving the rest', async (t) => {
+  const d = await workflowDepartment(t)
+  const { workflows, as, ids, records } = d
+  const una = await callerOf(as('una'), d.app.people)
+  const lagging: string[] = []
+  const inStep: string[] = []
+  const orphaned: string[] = []
+  for (let i = 0; i < 9; i++) {
+    const draft = await workflows.create('honors_thesis', as('una'), { ...thesis(ids.una, ids.fay), title: `T${i}` })
+    if (i % 3 === 0) {
+      await workflows.recordSubmission(domainSpec('honors_thesis'), una, (await records.get(draft._id))!, undefined)
+      lagging.push(draft._id)
+    } else if (i % 3 === 1) {
+      await workflows.submit('honors_thesis', as('una'), draft._id)
+      inStep.push(draft._id)
+    } else {
+      await records.update(draft._id, { status: 'submitted' })
+      orphaned.push(draft._id)
+    }
+  }
+  t.same(await workflows.repair(), { repaired: lagging.length + orphaned.length })
+  for (const id of [...lagging, ...inStep]) t.equal((await records.get(id))?.status, 'submitted', `${id} in review`)
+  for (const id of orphaned) t.equal((await records.get(id))?.status, 'draft', `${id} back to draft`)
+  t.same(await workflows.repair(), { repaired: 0 })
+})
+
 t.test('the sweep runs at start-up', async (t) => {
   const d = await workflowDepartment(t)
   const draft = await d.workflows.create('honors_thesis', d.as('una'), thesis(d.ids.una, d.ids.fay))
