@@ -4,7 +4,7 @@
  * Fastify, each round of either store right after a round of the bare baseline. Both services run with
  * CACHE=off and no Redis, so that only the store differs: without Redis the principal cache on MongoDB
  * keeps an entry two seconds (docs/architecture.md, "Caches on the request path"), a rebuild per two
- * seconds under load. FerretDB keeps its data in SQLite and ignores secondary indexes, so its figures
+ * seconds under load. FerretDB keeps its data in SQLite and uses none of its indexes, so its figures
  * are a floor, not what a MongoDB server gives. BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS and
  * BENCH_ONLY apply as in run.ts. Results go to stdout and bench-results/mongodb.md and .json.
  */
