@@ -15,10 +15,13 @@ const projectAttempts = 5
  */
 const sweepChunk = 1000
 
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = []
-  for (let at = 0; at < items.length; at += sweepChunk) out.push(items.slice(at, at + sweepChunk))
-  return out
+/** The documents with these ids, by id, read `sweepChunk` ids per query. */
+async function byIds<T extends { readonly _id: string }>(ids: readonly string[], find: (chunk: string[]) => Promise<T[]>): Promise<Map<string, T>> {
+  const found = new Map<string, T>()
+  for (let at = 0; at < ids.length; at += sweepChunk) {
+    for (const doc of await find(ids.slice(at, at + sweepChunk))) found.set(doc._id, doc)
+  }
+  return found
 }
 
 /**
@@ -81,8 +84,9 @@ export class Projector {
     let repaired = 0
     const inReview = await this.instances.collection.find({ status: 'in_review' })
     for (const spec of registry.values()) {
+      const cls = this.schema.class(spec.entityClass)!
       const mine = inReview.filter((instance) => instance.domain === spec.domain)
-      const entities = await this.byId(spec, mine.map((instance) => instance.entity))
+      const entities = await byIds(mine.map((instance) => instance.entity), (chunk) => this.records.find(cls, { _id: { $in: chunk } }))
       for (const instance of mine) {
         const entity = entities.get(instance.entity)
         if (entity && projection(spec, entity, instance)) {
@@ -90,27 +94,15 @@ export class Projector {
           repaired++
         }
       }
-    }
-    for (const spec of registry.values()) {
-      const submitted = await this.records.find(this.schema.class(spec.entityClass)!, { status: 'submitted' })
-      const instances = new Map<string, WorkflowInstance>()
-      for (const ids of chunks(submitted.map((entity) => instanceIdOf(entity._id)))) {
-        for (const instance of await this.instances.collection.find({ _id: { $in: ids } })) instances.set(instance.entity, instance)
-      }
+      // After the first half, so that an entity it just submitted is read with its instance in review.
+      const submitted = await this.records.find(cls, { status: 'submitted' })
+      const instances = await byIds(submitted.map((entity) => instanceIdOf(entity._id)), (chunk) => this.instances.collection.find({ _id: { $in: chunk } }))
       for (const entity of submitted) {
-        if (instances.get(entity._id)?.status === 'in_review') continue
+        if (instances.get(instanceIdOf(entity._id))?.status === 'in_review') continue
         await this.project(spec, entity._id)
         repaired++
       }
     }
     return { repaired }
-  }
-
-  /** The entities of one domain with these ids, read a chunk at a time rather than one by one. */
-  private async byId(spec: DomainSpec, ids: readonly string[]): Promise<Map<string, ApiRecord>> {
-    const found = new Map<string, ApiRecord>()
-    const cls = this.schema.class(spec.entityClass)!
-    for (const chunk of chunks(ids)) for (const entity of await this.records.find(cls, { _id: { $in: chunk } })) found.set(entity._id, entity)
-    return found
   }
 }
