@@ -1,6 +1,6 @@
 import { fold, words } from '../text.js'
 import { prefixQuality, toleratesTypo, typoQuality } from './quality.js'
-import { Vocabulary } from './vocabulary.js'
+import { Vocabulary, type Postings } from './vocabulary.js'
 
 /** A text of a record to search in, with the weight its matches carry. */
 export interface SearchField {
@@ -168,12 +168,13 @@ export class SearchIndex {
     if (!queryWords.length) return { total: 0, hits: [] }
     // Narrowed by the word with the fewest postings first ("cs 3": the 2,300 under "3", not the 52,000
     // under "cs"), so that each later word is matched among few candidates.
-    const cost = queryWords.map((word) => this.vocabulary.postingsStartingWith(word))
+    const prefixed = queryWords.map((word) => [...this.vocabulary.startingWith(word)])
+    const cost = prefixed.map((range) => range.reduce((sum, [, postings]) => sum + postings.size, 0))
     const order = queryWords.map((_, i) => i).sort((a, b) => cost[a]! - cost[b]! || a - b)
     const perWord: Map<string, number>[] = []
     let candidates: Map<string, number> | undefined
     for (const i of order) {
-      candidates = this.match(queryWords[i]!, candidates, cost[i]!)
+      candidates = this.match(queryWords[i]!, prefixed[i]!, cost[i]!, candidates)
       if (!candidates.size) return { total: 0, hits: [] }
       perWord[i] = candidates
     }
@@ -192,11 +193,11 @@ export class SearchIndex {
 
   /**
    * The best score of one query word in each document it matches (only among `within`, when given).
-   * Read from the vocabulary, or, when the candidates are few beside the postings that would be read
-   * (`prefixPostings`, and the whole vocabulary for a typo), from each candidate's own words: the same
-   * (document, word) pairs either way.
+   * Read from the vocabulary (`prefixed`: the words the query word begins, holding `prefixPostings`
+   * postings; and, for a typo, the whole vocabulary), or, when the candidates are few beside that, from
+   * each candidate's own words: the same (document, word) pairs either way.
    */
-  private match(word: string, within: ReadonlyMap<string, number> | undefined, prefixPostings: number): Map<string, number> {
+  private match(word: string, prefixed: readonly [string, Postings][], prefixPostings: number, within: ReadonlyMap<string, number> | undefined): Map<string, number> {
     const typos = toleratesTypo(word)
     const readFromVocabulary = prefixPostings + (typos ? this.vocabulary.size : 0)
     if (within && within.size * candidateWordsEstimate < readFromVocabulary) return this.matchAmong(word, within, typos)
@@ -208,7 +209,7 @@ export class SearchIndex {
         if (score > (best.get(id) ?? 0)) best.set(id, score)
       }
     }
-    for (const [found, postings] of this.vocabulary.startingWith(word)) offer(postings, prefixQuality(word, found))
+    for (const [found, postings] of prefixed) offer(postings, prefixQuality(word, found))
     if (typos) {
       for (const found of this.vocabulary.words()) {
         if (!mayBeOneEditAway(word, found)) continue

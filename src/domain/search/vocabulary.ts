@@ -70,13 +70,6 @@ export class Vocabulary {
     }
   }
 
-  /** How many postings the words beginning with `prefix` hold together: what matching it would read. */
-  postingsStartingWith(prefix: string): number {
-    let count = 0
-    for (const [, postings] of this.startingWith(prefix)) count += postings.size
-    return count
-  }
-
   /** All words, sorted. */
   words(): readonly string[] {
     return this.sorted
