@@ -29,6 +29,7 @@ import { fmt, percent } from './report.js'
 import { cpuTimeUs, pairedTimed, type PairedTimed } from './scale-load.js'
 import { catalogScenarios, personByToken, type Scenario } from './scenarios.js'
 import { benchSearch, type SearchBenchResult } from './search.js'
+import { storeFloor, type StoreFloor } from './store-floor.js'
 import { auth, machine, options, wanted } from './setup.js'
 import { benchWorkflows, seedWorkflowBench, workflowBenchName, workflowReport, type WorkflowBench } from './workflows.js'
 
@@ -106,6 +107,8 @@ interface ScaleFigures {
   readonly rssMb: number
   readonly peakRssMb: number
   readonly results: readonly PairedTimed[]
+  /** On FerretDB: the person read's one command sent straight to the server (store-floor.ts). */
+  readonly storeFloor?: StoreFloor
   readonly search: SearchBenchResult | null
   readonly workflows: WorkflowBench | null
   /** Phases that failed, with their error. */
@@ -139,6 +142,12 @@ function report(f: ScaleFigures): string {
     ...f.results.map((r) => `| ${r.name} | ${fmt(r.rps)} | ${percent(r.ratio)} | ${fmt(r.bare.rps)} | ${r.latency.p50} | ${r.latency.p95} | ${r.latency.p99} | ${r.errors} | ${r.cpuUs === undefined ? '' : fmt(r.cpuUs)} | ${verdict(r)} |`),
     '',
   ]
+  if (f.storeFloor) {
+    const { opsPerSecond, latency } = f.storeFloor
+    lines.push(
+      `FerretDB alone, the person read's one command (a find by \`_id\`) sent by the driver with ${options.connections} in flight, ${options.durationSeconds} s: ` +
+      `${fmt(opsPerSecond)} finds/s, p50 ${latency.p50} ms, p95 ${latency.p95} ms, p99 ${latency.p99} ms, ${latency.errors} errors.`, '')
+  }
   if (f.search) {
     const s = f.search
     lines.push(
@@ -218,6 +227,10 @@ export async function benchScale(scale: number, store: StoreKind): Promise<void>
       ].filter((s) => wanted(s.name))
       if (wanted(degreeProgressName)) scenarios.push(await degreeProgressScenario(service.url, admin))
       const results = await measure(scenarios, bare, pid)
+      const person = scenarios.find((s) => s.name === personByToken)
+      const floor = store === 'mongodb' && person
+        ? await storeFloor(serviceEnv.MONGODB_URL!, serviceEnv.MONGODB_DB!, 'people', decodeURIComponent(person.url.slice(person.url.lastIndexOf('/') + 1)), options)
+        : undefined
       // A later phase that fails (FerretDB can stop answering within fetch's five minutes) leaves the
       // figures already taken in the report, and its failure beside them.
       const failures: string[] = []
@@ -236,7 +249,7 @@ export async function benchScale(scale: number, store: StoreKind): Promise<void>
         machine: machine(), store, ...(store === 'mongodb' ? { handler } : {}), scale, seed: { ...seed, reused },
         ...(copySeconds === undefined ? {} : { copySeconds }), ...(idIndex === undefined ? {} : { idIndex }),
         readyMs: service.readyMs, readyCpuS, readyLoad, rssAtReadyMb: atReady.rssMb, rssMb: after.rssMb, peakRssMb: after.peakRssMb,
-        results, search, workflows, failures,
+        results, ...(floor ? { storeFloor: floor } : {}), search, workflows, failures,
       }
       const text = report(figures)
       console.log(text)
