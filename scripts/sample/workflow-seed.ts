@@ -89,7 +89,7 @@ async function staffCommittee(deps: WorkflowSeedDeps, cast: Cast, name: string, 
 
 /** Stage counts of each domain's current definition. */
 async function stageCounts(service: WorkflowService, admin: Principal): Promise<Record<WorkflowDomainKey, number>> {
-  const { items } = await service.definitions(admin)
+  const { items } = await service.catalog.definitions(admin)
   const counts = {} as Record<WorkflowDomainKey, number>
   for (const domain of workflowDomains) {
     const latest = items.filter((d) => d.domain === domain).sort((a, b) => b.version - a.version)[0]

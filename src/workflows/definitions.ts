@@ -2,8 +2,9 @@ import { checkDefinition, type WorkflowStage } from '../domain/workflow/index.js
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.js'
 import type { RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
+import { WorkflowConflictError } from './errors.js'
 import { registry, type WorkflowDomainKey } from './registry.js'
-import type { DefinitionInput, StoredDefinition } from './types.js'
+import type { DefinitionInput, StoredDefinition, StoredInstance } from './types.js'
 
 const advisor = (policy: WorkflowStage['policy'] = 'all'): WorkflowStage =>
   ({ key: 'advisor', name: 'Advisor approval', approver_role: 'advisor', policy, due_in_days: 14 })
@@ -41,6 +42,13 @@ export class Definitions {
   async byId(id: string): Promise<StoredDefinition | null> {
     if (!id.startsWith('Workflow/')) return null
     return await this.records.get(id) as unknown as StoredDefinition | null
+  }
+
+  /** The version the instance runs on; a 409 if it was deleted under it. */
+  async of(instance: StoredInstance): Promise<StoredDefinition> {
+    const definition = await this.byId(instance.workflow)
+    if (!definition) throw new WorkflowConflictError(`the instance's workflow ${instance.workflow} no longer exists`, instance)
+    return definition
   }
 
   async all(): Promise<StoredDefinition[]> {

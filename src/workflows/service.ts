@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/plugin.js'
 import {
-  activeStage, approversOf, decide, delegate, escalate, escalatesAt, markOverdue, resubmit, start, withdraw,
+  activeStage, decide, delegate, escalate, escalatesAt, markOverdue, resubmit, start, withdraw,
   type Actor, type Outcome, type WorkflowDefinition,
 } from '../domain/workflow/index.js'
 import { barred } from '../domain/workflow/definition.js'
@@ -11,16 +11,16 @@ import type { ClassDef, CompiledSchema } from '../schema/index.js'
 import { DuplicateKeyError, where, type Filter, type Store } from '../store/port.js'
 import { canSee, checkMayWrite, visibleFilter } from './access.js'
 import { Approvers } from './approvers.js'
+import { WorkflowCatalog } from './catalog.js'
 import { Definitions } from './definitions.js'
 import { WorkflowConflictError } from './errors.js'
 import { callerOf, workflowIdsOfUsers, type Caller } from './identity.js'
-import { instanceIdOf, Instances, refusalError, type Acted } from './persistence.js'
+import { Instances, refusalError, type Acted } from './persistence.js'
 import { domainSpec, type DomainSpec, type WorkflowDomainKey } from './registry.js'
 import { Projector } from './repair.js'
 import type {
-  ActionResult, DecideBody, DefinitionInput, DelegateBody, EntityView, HistoryItem, InstanceDetail, InstanceQuery,
-  InstanceSummary, ListQuery, OverdueReport, Page, PendingItem, PendingQuery, StageInstanceView, StoredDefinition,
-  StoredInstance, WithdrawBody,
+  ActionResult, DecideBody, DelegateBody, EntityView, HistoryItem, InstanceSummary, ListQuery, OverdueReport, Page,
+  PendingItem, PendingQuery, StoredInstance, WithdrawBody,
 } from './types.js'
 
 export interface WorkflowServiceDeps {
@@ -65,6 +65,8 @@ export class WorkflowService {
   readonly definitionsStore: Definitions
   private readonly approvers: Approvers
   private readonly projector: Projector
+  /** /api/workflows: the definitions and the instances across domains. */
+  readonly catalog: WorkflowCatalog
 
   constructor(deps: WorkflowServiceDeps) {
     this.records = deps.records
@@ -75,6 +77,7 @@ export class WorkflowService {
     this.definitionsStore = new Definitions(deps.records, deps.schema)
     this.approvers = new Approvers(deps.store, deps.records, deps.schema)
     this.projector = new Projector(deps.records, deps.schema, this.instancesStore, (spec, entity) => this.onApproved(spec, entity))
+    this.catalog = new WorkflowCatalog({ records: deps.records, people: deps.people, definitions: this.definitionsStore, instances: this.instancesStore, approvers: this.approvers })
   }
 
   private cls(spec: DomainSpec): ClassDef {
@@ -91,12 +94,6 @@ export class WorkflowService {
     const instance = entity ? await this.instancesStore.ofEntity(id) : null
     if (!entity || !(await canSee(spec, caller, entity, instance, this.records))) throw new NotFoundError(`${id} not found`)
     return { entity, instance }
-  }
-
-  private async definitionOf(instance: StoredInstance): Promise<StoredDefinition> {
-    const definition = await this.definitionsStore.byId(instance.workflow)
-    if (!definition) throw new WorkflowConflictError(`the instance's workflow ${instance.workflow} no longer exists`, instance)
-    return definition
   }
 
   /**
@@ -249,7 +246,7 @@ export class WorkflowService {
     if (instance.round === 1 && instance.status === 'in_review' && instance.history.length === 1 && actor.id === instance.submitter) {
       return { instance, applied: false }
     }
-    const definition = await this.definitionOf(instance)
+    const definition = await this.definitionsStore.of(instance)
     const directory = await this.approvers.directory(spec, entity, definition)
     return this.instancesStore.act(instance._id, (current) => resubmit(current, definition, { actor, directory, now, ...(comment !== undefined ? { comment } : {}) }))
   }
@@ -261,7 +258,7 @@ export class WorkflowService {
   ): Promise<ActionResult> {
     const { entity, instance } = await this.visibleEntity(spec, caller, id)
     if (!instance) throw new WorkflowConflictError(`${id} is ${entity.status}; it has not been submitted`, null, entity as unknown as EntityView)
-    const definition = await this.definitionOf(instance)
+    const definition = await this.definitionsStore.of(instance)
     const action = await run(instance, definition, entity)
     const acted = await this.instancesStore.act(instance._id, action)
     return { entity: await this.projector.project(spec, id), instance: acted.instance }
@@ -365,88 +362,6 @@ export class WorkflowService {
       }
     }))
     return { items, total, limit: query.limit, offset: query.offset }
-  }
-
-  // ---- definitions -----------------------------------------------------------------------------
-
-  async definitions(principal: Principal): Promise<{ items: StoredDefinition[] }> {
-    await this.caller(principal)
-    return { items: await this.definitionsStore.all() }
-  }
-
-  async definition(principal: Principal, id: string): Promise<StoredDefinition> {
-    await this.caller(principal)
-    const found = await this.definitionsStore.byId(id)
-    if (!found) throw new NotFoundError(`${id} not found`)
-    return found
-  }
-
-  async createDefinition(principal: Principal, body: DefinitionInput): Promise<StoredDefinition> {
-    await this.adminOnly(principal)
-    return this.definitionsStore.add(body)
-  }
-
-  async updateDefinition(principal: Principal, id: string, body: DefinitionInput): Promise<StoredDefinition> {
-    await this.adminOnly(principal)
-    return this.definitionsStore.addVersion(id, body)
-  }
-
-  private async adminOnly(principal: Principal): Promise<Caller> {
-    const caller = await this.caller(principal)
-    if (!caller.admin) throw new ForbiddenError('only admins change workflow definitions')
-    return caller
-  }
-
-  // ---- instances -------------------------------------------------------------------------------
-
-  async instances(principal: Principal, query: InstanceQuery): Promise<Page<StoredInstance>> {
-    const caller = await this.caller(principal)
-    const clauses: Filter[] = []
-    if (!caller.admin) clauses.push({ participants: { $in: [...caller.ids] } })
-    for (const field of ['domain', 'status', 'entity', 'submitter'] as const) {
-      const value = query[field]
-      if (value !== undefined) clauses.push(where(field, value))
-    }
-    const filter: Filter = clauses.length ? { $and: clauses } : {}
-    const collection = this.instancesStore.collection
-    const [items, total] = await Promise.all([
-      collection.find(filter, { sort: [['submitted_at', 1], ['_id', 1]], skip: query.offset, limit: query.limit }),
-      collection.count(filter),
-    ])
-    return { items, total, limit: query.limit, offset: query.offset }
-  }
-
-  private async visibleInstance(caller: Caller, id: string): Promise<StoredInstance> {
-    const instance = id.startsWith('WorkflowInstance/') ? await this.instancesStore.byId(id) : null
-    if (!instance || !(caller.admin || instance.participants.some((p) => caller.ids.has(p)))) throw new NotFoundError(`${id} not found`)
-    return instance
-  }
-
-  async instance(principal: Principal, id: string): Promise<InstanceDetail> {
-    const caller = await this.caller(principal)
-    const instance = await this.visibleInstance(caller, id)
-    const definition = await this.definitionOf(instance)
-    const spec = domainSpec(instance.domain as WorkflowDomainKey)
-    const entity = await this.records.get(instance.entity)
-    const to = instance.status === 'in_review' ? instance.stages.filter((s) => s.status === 'waiting') : []
-    const directory = to.length && entity ? await this.approvers.directory(spec, entity, definition) : { roles: {} }
-    const preview = to.map((stage) => {
-      const def = definition.stages.find((d) => d.key === stage.key)!
-      return { key: def.key, name: def.name, approver_role: def.approver_role, policy: def.policy, status: stage.status, approvers: approversOf(def, directory, barred(instance)) }
-    })
-    return { ...instance, preview }
-  }
-
-  async stages(principal: Principal, id: string): Promise<{ items: StageInstanceView[] }> {
-    const caller = await this.caller(principal)
-    const instance = await this.visibleInstance(caller, id)
-    const definition = await this.definitionOf(instance)
-    return {
-      items: instance.stages.map((stage, i) => {
-        const def = definition.stages[i]!
-        return { ...stage, name: def.name, approver_role: def.approver_role, policy: def.policy, ...(def.quorum !== undefined ? { quorum: def.quorum } : {}) }
-      }),
-    }
   }
 
   // ---- maintenance -----------------------------------------------------------------------------

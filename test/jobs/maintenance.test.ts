@@ -70,7 +70,7 @@ t.test('the overdue sweep marks late approvals, then adds the department admins 
   const { workflows, as, ids } = await workflowDepartment(t)
   const thesis = await workflows.create('honors_thesis', as('una'), { student: ids.una, advisor: ids.fay, title: 'Late readers', abstract: 'A.', term: '26S' })
   const { instance } = await workflows.submit('honors_thesis', as('una'), thesis._id)
-  const advisorStage = () => workflows.instance(as('admin'), instance._id).then((i) => i.stages[0]!)
+  const advisorStage = () => workflows.catalog.instance(as('admin'), instance._id).then((i) => i.stages[0]!)
   const { activated_at, due_at } = await advisorStage()
   const days = (n: number) => new Date(Date.parse(activated_at!) + n * 86_400_000)
   t.equal(Date.parse(due_at!), days(14).getTime(), 'the advisor stage is due 14 days after it activated')

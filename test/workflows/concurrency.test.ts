@@ -19,8 +19,8 @@ t.test('20 concurrent decisions on one quorum stage: each applied once or a 409,
   }
   const [group] = await records.find(app.schema.class('Group')!, { name: 'Awards committee' })
   await records.update(group!._id, { members: members.map(userIdForEmail) })
-  const current = (await workflows.definitions(as('admin'))).items.find((w) => w.domain === 'award_nominations')!
-  await workflows.updateDefinition(as('admin'), current._id, {
+  const current = (await workflows.catalog.definitions(as('admin'))).items.find((w) => w.domain === 'award_nominations')!
+  await workflows.catalog.updateDefinition(as('admin'), current._id, {
     domain: 'award_nominations', name: 'Awards, larger quorum',
     stages: current.stages.map((s) => (s.key === 'committee' ? { ...s, quorum } : s)),
   })

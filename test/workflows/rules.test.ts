@@ -18,14 +18,14 @@ t.test('who sees an entity: its student, advisors and approvers, admins; not oth
     t.equal((await rejection(t, workflows.decide('honors_thesis', as(who), draft._id, { decision: 'approve' }))).statusCode, 404)
   }
   const instanceId = (await workflows.get('honors_thesis', as('una'), draft._id)).instance!._id
-  t.equal((await rejection(t, workflows.instance(as('gus'), instanceId))).statusCode, 404)
-  t.equal((await workflows.instances(as('gus'), { limit: 10, offset: 0 })).total, 0)
-  t.equal((await workflows.instances(as('fay'), { limit: 10, offset: 0 })).total, 1)
+  t.equal((await rejection(t, workflows.catalog.instance(as('gus'), instanceId))).statusCode, 404)
+  t.equal((await workflows.catalog.instances(as('gus'), { limit: 10, offset: 0 })).total, 0)
+  t.equal((await workflows.catalog.instances(as('fay'), { limit: 10, offset: 0 })).total, 1)
   const key = keyPrincipal(emails.admin, 'admin')
   for (const call of [
     workflows.get('honors_thesis', key, draft._id), workflows.list('honors_thesis', key, { limit: 10, offset: 0 }),
-    workflows.pending('honors_thesis', key, { limit: 10, offset: 0 }), workflows.instances(key, { limit: 10, offset: 0 }),
-    workflows.create('honors_thesis', key, thesis(ids.una, ids.fay)), workflows.definitions(key),
+    workflows.pending('honors_thesis', key, { limit: 10, offset: 0 }), workflows.catalog.instances(key, { limit: 10, offset: 0 }),
+    workflows.create('honors_thesis', key, thesis(ids.una, ids.fay)), workflows.catalog.definitions(key),
   ]) t.equal((await rejection(t, call)).statusCode, 403, 'an API key never reaches workflows, even an admin\'s')
   t.equal((await rejection(t, workflows.pending('honors_thesis', as('fay'), { approver: ids.admin, limit: 10, offset: 0 }))).statusCode, 403,
     "only admins see another's queue")
@@ -82,18 +82,18 @@ t.test('comments, unresolvable stages, the nominator, milestones, legacy history
 
 t.test('definitions: a new version for new instances; running instances keep theirs', async (t) => {
   const { workflows, as, ids } = await workflowDepartment(t)
-  const { items } = await workflows.definitions(as('una'))
+  const { items } = await workflows.catalog.definitions(as('una'))
   t.same(items.map((d) => d.domain).toSorted(), ['award_nominations', 'fellowships', 'graduate_milestones', 'honors_thesis', 'independent_research', 'major_plans'])
   t.same(items.find((d) => d.domain === 'graduate_milestones')!.stages.map((s) => `${s.approver_role}:${s.policy}`), ['advisor:all', 'committee_member:all', 'department_admin:any'])
   const v1 = items.find((d) => d.domain === 'honors_thesis')!
   const first = await workflows.create('honors_thesis', as('una'), thesis(ids.una, ids.fay))
   await workflows.submit('honors_thesis', as('una'), first._id)
-  t.equal((await rejection(t, workflows.updateDefinition(as('fay'), v1._id, { domain: 'honors_thesis', name: 'x', stages: v1.stages }))).statusCode, 403)
-  const bad = await rejection(t, workflows.updateDefinition(as('admin'), v1._id, { domain: 'honors_thesis', name: 'x', stages: [{ key: 'a', name: 'A', approver_role: 'advisor', policy: 'quorum' }] }))
+  t.equal((await rejection(t, workflows.catalog.updateDefinition(as('fay'), v1._id, { domain: 'honors_thesis', name: 'x', stages: v1.stages }))).statusCode, 403)
+  const bad = await rejection(t, workflows.catalog.updateDefinition(as('admin'), v1._id, { domain: 'honors_thesis', name: 'x', stages: [{ key: 'a', name: 'A', approver_role: 'advisor', policy: 'quorum' }] }))
   t.equal(bad.statusCode, 400)
-  const v2 = await workflows.updateDefinition(as('admin'), v1._id, { domain: 'honors_thesis', name: 'Admins only', stages: [v1.stages[1]!] })
+  const v2 = await workflows.catalog.updateDefinition(as('admin'), v1._id, { domain: 'honors_thesis', name: 'Admins only', stages: [v1.stages[1]!] })
   t.equal(v2.version, 2)
-  t.same((await workflows.definition(as('admin'), v1._id)).stages, v1.stages, 'version 1 is unchanged')
+  t.same((await workflows.catalog.definition(as('admin'), v1._id)).stages, v1.stages, 'version 1 is unchanged')
   const second = await workflows.create('honors_thesis', as('una'), thesis(ids.una, ids.fay))
   const started = await workflows.submit('honors_thesis', as('una'), second._id)
   t.equal(started.instance.workflow_version, 2)

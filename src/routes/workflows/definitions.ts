@@ -31,7 +31,7 @@ export function workflowEngineRoutes(app: App, answers: ReturnType<typeof workfl
       description: 'Signed-in users, never API keys.',
       response: { 200: Type.Object({ items: Type.Array(answers.Definition) }), ...errorResponses(401, 403) },
     },
-  }, async (request) => workflows.definitions(principalOf(request)))
+  }, async (request) => workflows.catalog.definitions(principalOf(request)))
 
   app.get('/api/workflows/:id', {
     config: { policy: allow.signedIn },
@@ -39,7 +39,7 @@ export function workflowEngineRoutes(app: App, answers: ReturnType<typeof workfl
       tags, summary: 'One workflow definition', params: definitionParams, querystring: noQuery, description: 'Signed-in users, never API keys.',
       response: { 200: answers.Definition, ...errorResponses(400, 401, 403, 404) },
     },
-  }, async (request) => workflows.definition(principalOf(request), request.params.id))
+  }, async (request) => workflows.catalog.definition(principalOf(request), request.params.id))
 
   app.post('/api/workflows', {
     config: { policy: allow.admin },
@@ -49,7 +49,7 @@ export function workflowEngineRoutes(app: App, answers: ReturnType<typeof workfl
       response: { 201: answers.Definition, ...errorResponses(400, 401, 403, 409, 413) },
     },
   }, async (request, reply) => {
-    const created = await workflows.createDefinition(principalOf(request), request.body)
+    const created = await workflows.catalog.createDefinition(principalOf(request), request.body)
     reply.code(201).header('location', `/api/workflows/${encodeURIComponent(created._id)}`)
     return created
   })
@@ -61,7 +61,7 @@ export function workflowEngineRoutes(app: App, answers: ReturnType<typeof workfl
       description: 'Admins only. The definition itself never changes: the answer is a new version, which submissions from now on use; instances keep the version they started with.',
       response: { 200: answers.Definition, ...errorResponses(400, 401, 403, 404, 409, 413) },
     },
-  }, async (request) => workflows.updateDefinition(principalOf(request), request.params.id, request.body))
+  }, async (request) => workflows.catalog.updateDefinition(principalOf(request), request.params.id, request.body))
 
   app.get('/api/workflows/instances', {
     config: { policy: allow.signedIn },
@@ -78,7 +78,7 @@ export function workflowEngineRoutes(app: App, answers: ReturnType<typeof workfl
     },
   }, async (request) => {
     const { domain, status, entity, submitter, limit, offset } = request.query
-    return workflows.instances(principalOf(request), {
+    return workflows.catalog.instances(principalOf(request), {
       limit, offset,
       ...(domain !== undefined ? { domain } : {}), ...(status !== undefined ? { status: String(status) } : {}),
       ...(entity !== undefined ? { entity } : {}), ...(submitter !== undefined ? { submitter } : {}),
@@ -91,7 +91,7 @@ export function workflowEngineRoutes(app: App, answers: ReturnType<typeof workfl
       tags, summary: 'One workflow instance, with the stages still to come and whom they would ask', params: instanceParams, querystring: noQuery, description: seen,
       response: { 200: answers.InstanceDetail, ...errorResponses(400, 401, 403, 404) },
     },
-  }, async (request) => workflows.instance(principalOf(request), request.params.id))
+  }, async (request) => workflows.catalog.instance(principalOf(request), request.params.id))
 
   app.get('/api/workflows/instances/:id/stages', {
     config: { policy: allow.signedIn },
@@ -99,5 +99,5 @@ export function workflowEngineRoutes(app: App, answers: ReturnType<typeof workfl
       tags, summary: 'The stages of a workflow instance, with their approvals of every round', params: instanceParams, querystring: noQuery, description: seen,
       response: { 200: Type.Object({ items: Type.Array(answers.StageView) }), ...errorResponses(400, 401, 403, 404) },
     },
-  }, async (request) => workflows.stages(principalOf(request), request.params.id))
+  }, async (request) => workflows.catalog.stages(principalOf(request), request.params.id))
 }
