@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { Redis } from 'ioredis'
 import type { Config } from '../config.js'
 import { ServiceUnavailableError } from '../errors.js'
 import { connectRequestPathRedis } from '../redis/client.js'

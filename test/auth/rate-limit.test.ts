@@ -91,7 +91,6 @@ t.test('a fresh invalid credential on every request stays in the address bucket'
 })
 
 t.test('spoofed X-Forwarded-For, mapped IPv4 and one IPv6 /64 count as one caller', async (t) => {
-  const { app } = shared
   let i = 0
   const spoofed = () => anonymous('10.4.0.1', { 'x-forwarded-for': `203.0.113.${i++ % 250}` })
   t.same(await burst(100, spoofed), Array(100).fill(401))
