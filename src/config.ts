@@ -22,6 +22,7 @@ export const EnvSchema = Type.Object({
   SCHEMA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   MONGODB_URL: Type.Optional(Url('MongoDB connection string; the embedded store is used when unset')),
   MONGODB_DB: Type.String({ pattern: '^[A-Za-z0-9_-]{1,63}$', default: 'adks' }),
+  MONGODB_MAX_TIME_MS: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600_000, description: 'the longest a MongoDB read may run in the server (30000 by default; 0: no bound)' })),
   MONGODB_SLOW_MS: Type.Optional(Type.Integer({ minimum: 0, maximum: 600_000, description: 'log every MongoDB command taking at least this many milliseconds, by its shape' })),
   REDIS_URL: Type.Optional(Url('Redis for rate limits, cache and queues')),
   CACHE_REDIS_URL: Type.Optional(Url('Redis for the response cache, if not REDIS_URL')),
@@ -87,6 +88,8 @@ export interface Config {
   readonly schemaDir: string
   readonly mongodbUrl?: string
   readonly mongodbDb: string
+  /** The longest a MongoDB read may run in the server; unset, the adapter's default; 0, no bound. */
+  readonly mongodbMaxTimeMs?: number
   /** Commands to MongoDB taking at least this many milliseconds are logged; unset, none are. */
   readonly mongodbSlowMs?: number
   readonly redisUrl?: string
@@ -217,6 +220,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>> 
     schemaDir: e.SCHEMA_DIR ? resolve(e.SCHEMA_DIR) : resolve(projectRoot, 'schema'),
     ...(e.MONGODB_URL ? { mongodbUrl: e.MONGODB_URL } : {}),
     mongodbDb: e.MONGODB_DB,
+    ...(e.MONGODB_MAX_TIME_MS === undefined ? {} : { mongodbMaxTimeMs: e.MONGODB_MAX_TIME_MS }),
     ...(e.MONGODB_SLOW_MS === undefined ? {} : { mongodbSlowMs: e.MONGODB_SLOW_MS }),
     ...(e.REDIS_URL ? { redisUrl: e.REDIS_URL } : {}),
     ...(e.CACHE_REDIS_URL ?? e.REDIS_URL ? { cacheRedisUrl: e.CACHE_REDIS_URL ?? e.REDIS_URL } : {}),

@@ -4,6 +4,8 @@ import type { Store } from './port.js'
 export interface StoreConfig {
   readonly mongodbUrl?: string
   readonly mongodbDb?: string
+  /** The longest a read may run in MongoDB (MONGODB_MAX_TIME_MS); 0, no bound. */
+  readonly mongodbMaxTimeMs?: number
   /** Commands to MongoDB taking at least this many milliseconds are logged (MONGODB_SLOW_MS). */
   readonly mongodbSlowMs?: number
   readonly dataDir: string
@@ -14,8 +16,11 @@ export async function openStore(config: StoreConfig, collections: readonly strin
   if (config.mongodbUrl) {
     const { MongoStore } = await import('./mongo/store.js')
     const slowMs = config.mongodbSlowMs
-    return MongoStore.open(config.mongodbUrl, config.mongodbDb, slowMs === undefined || !log ? {} : {
-      slow: { ms: slowMs, report: (entry) => log.warn({ slowCommand: entry }, `slow MongoDB command: ${entry.command} ${entry.collection ?? ''} ${entry.ms} ms`) },
+    return MongoStore.open(config.mongodbUrl, config.mongodbDb, {
+      ...(config.mongodbMaxTimeMs === undefined ? {} : { maxTimeMs: config.mongodbMaxTimeMs }),
+      ...(slowMs === undefined || !log ? {} : {
+        slow: { ms: slowMs, report: (entry) => log.warn({ slowCommand: entry }, `slow MongoDB command: ${entry.command} ${entry.collection ?? ''} ${entry.ms} ms`) },
+      }),
     })
   }
   const { EmbeddedStore } = await import('./nedb/store.js')

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { CommandStartedEvent } from 'mongodb'
 import t from 'tap'
-import { MongoStore } from '../../src/store/mongo/store.js'
+import { defaultMaxTimeMs, MongoStore } from '../../src/store/mongo/store.js'
+import { StoreUnavailableError } from '../../src/store/port.js'
 import type { SlowCommand } from '../../src/store/mongo/slow-commands.js'
 import { buildTestApp } from '../helpers/app.js'
 import { Fixtures } from '../helpers/records.js'
@@ -80,5 +81,35 @@ if (!url) {
     t.teardown(() => slowOnly.close())
     t.equal((await slowOnly.collection('people').find({ _id: 'p1' })).length, 1)
     t.same(quiet, [], 'a command under the threshold is not reported')
+  })
+
+  t.test('MONGODB_MAX_TIME_MS: every read carries the bound, and a read stopped there is the store being unavailable', async (t) => {
+    const sentBy = async (maxTimeMs: number | undefined) => {
+      const commands: CommandStartedEvent[] = []
+      const store = await MongoStore.open(url, `adks_max_time_${process.pid}`, { onCommand: (event) => commands.push(event), ...(maxTimeMs === undefined ? {} : { maxTimeMs }) })
+      t.teardown(() => store.close())
+      const people = store.collection('people')
+      await people.insertOne({ _id: `p${maxTimeMs}`, last_name: 'Lovelace' })
+      commands.length = 0
+      await people.findById(`p${maxTimeMs}`)
+      await people.find({ last_name: 'Lovelace' }, { sort: [['last_name', 1]], limit: 5 })
+      await people.count({ last_name: 'Lovelace' })
+      return commands.map((event) => [event.commandName, event.command.maxTimeMS as unknown])
+    }
+    t.same(await sentBy(1234), [['find', 1234], ['find', 1234], ['aggregate', 1234]], 'a find by id, a page and a count each carry it')
+    t.same(await sentBy(undefined), [['find', defaultMaxTimeMs], ['find', defaultMaxTimeMs], ['aggregate', defaultMaxTimeMs]], 'bounded by default')
+    t.same(await sentBy(0), [['find', undefined], ['find', undefined], ['aggregate', undefined]], '0: no bound')
+
+    // Sorting thousands of documents takes the server far longer than a millisecond.
+    const store = await MongoStore.open(url, `adks_max_time_${process.pid}`, { maxTimeMs: 1 })
+    t.teardown(async () => {
+      await store.dropDatabase()
+      await store.close()
+    })
+    const many = store.collection('many')
+    const docs = Array.from({ length: 3000 }, (_, i) => ({ _id: `d${i}`, name: `name ${(i * 7919) % 3000}`, text: 'x'.repeat(200) }))
+    for (let at = 0; at < docs.length; at += 1000) await many.insertMany(docs.slice(at, at + 1000))
+    await t.rejects(many.find({}, { sort: [['name', 1]] }), StoreUnavailableError, 'a read over its bound')
+    await t.rejects(many.count({ name: { $ne: 'none' } }), StoreUnavailableError, 'a count over its bound')
   })
 }

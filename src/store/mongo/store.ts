@@ -10,19 +10,33 @@ import { duplicateFields, isDuplicate } from './duplicates.js'
 import { WriteLanes } from './write-lanes.js'
 import { reportSlowCommands, type SlowCommand } from './slow-commands.js'
 
+/** MONGODB_MAX_TIME_MS's default: far above any read the routes make with their indexes, so it stops only runaways. */
+export const defaultMaxTimeMs = 30_000
+
 function omitProjection(omit?: readonly string[]): Document | undefined {
   return omit?.length ? Object.fromEntries(omit.map((field) => [field, 0])) : undefined
 }
 
-/** Driver failures other than a server's answer (network, selection timeout) mean the store is down. */
+/** The server's code for a command stopped at its `maxTimeMS`. */
+const maxTimeExpired = 50
+
+/**
+ * Driver failures other than a server's answer (network, selection timeout) mean the store is down; so
+ * does a read stopped at its time bound, as the store cannot answer it now.
+ */
 function classify(error: unknown): unknown {
-  if (error instanceof MongoServerError) return error
+  if (error instanceof MongoServerError) return error.code === maxTimeExpired ? new StoreUnavailableError(error) : error
   if (error instanceof Error && /Mongo(Network|ServerSelection|NotConnected|Topology)/.test(error.name)) return new StoreUnavailableError(error)
   return error
 }
 
 class MongoCollection<T extends Doc> implements Collection<T> {
-  constructor(readonly name: string, private readonly db: Db, private readonly lanes?: WriteLanes) {}
+  /** Every read carries it, so that the server stops one nobody waits for any more (0: no bound). */
+  private readonly bound: { maxTimeMS?: number }
+
+  constructor(readonly name: string, private readonly db: Db, private readonly lanes: WriteLanes | undefined, maxTimeMs: number) {
+    this.bound = maxTimeMs > 0 ? { maxTimeMS: maxTimeMs } : {}
+  }
 
   private get raw() {
     return this.db.collection<Doc>(this.name)
@@ -73,6 +87,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
 
   findOne(filter: Filter, options: Pick<FindOptions, 'omit' | 'sort'> = {}): Promise<T | null> {
     return this.run(() => this.raw.findOne(translateFilter(filter), {
+      ...this.bound,
       projection: omitProjection(options.omit),
       sort: options.sort?.length ? options.sort.map(([f, d]) => [f, d] as [string, 1 | -1]) : undefined,
     }) as unknown as Promise<T | null>)
@@ -80,7 +95,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
 
   find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     return this.run(() => {
-      let cursor = this.raw.find(translateFilter(filter), { projection: omitProjection(options.omit) })
+      let cursor = this.raw.find(translateFilter(filter), { ...this.bound, projection: omitProjection(options.omit) })
       if (options.sort?.length) cursor = cursor.sort(options.sort.map(([f, d]) => [f, d] as [string, 1 | -1]))
       if (options.skip) cursor = cursor.skip(options.skip)
       if (options.limit) cursor = cursor.limit(options.limit)
@@ -89,7 +104,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   count(filter: Filter): Promise<number> {
-    return this.run(() => this.raw.countDocuments(translateFilter(filter)))
+    return this.run(() => this.raw.countDocuments(translateFilter(filter), this.bound))
   }
 
   // Every check of the filter and update runs inside `run`, so that a refusal rejects the promise as
@@ -129,16 +144,18 @@ class MongoCollection<T extends Doc> implements Collection<T> {
 export class MongoStore implements Store {
   readonly kind = 'mongodb'
 
-  private constructor(private readonly client: MongoClient, private readonly db: Db, private readonly lanes?: WriteLanes) {}
+  private constructor(private readonly client: MongoClient, private readonly db: Db, private readonly lanes: WriteLanes | undefined, private readonly maxTimeMs: number) {}
 
   /**
    * `onCommand` hears every command the driver sends (its command monitoring), which is how tests count
    * a request's round trips; `slow` reports each command that takes at least `ms`. Without either,
-   * monitoring stays off, as it costs an event per command.
+   * monitoring stays off, as it costs an event per command. `maxTimeMs` bounds each read's time in the
+   * server (0: unbounded); a read stopped there rejects with StoreUnavailableError.
    */
   static async open(url: string, dbName?: string, options: {
     onCommand?: (event: CommandStartedEvent) => void
     slow?: { readonly ms: number; readonly report: (entry: SlowCommand) => void }
+    maxTimeMs?: number
   } = {}): Promise<MongoStore> {
     // Fail well inside Fastify's plugin timeout, so a dead server gives the driver's error, not avvio's.
     const { onCommand, slow } = options
@@ -149,7 +166,7 @@ export class MongoStore implements Store {
     try {
       // FerretDB tells itself apart by `ferretdbVersion` in buildInfo; its writes are not isolated.
       const info = await client.db('admin').command({ buildInfo: 1 })
-      return new MongoStore(client, client.db(dbName), 'ferretdbVersion' in info ? new WriteLanes() : undefined)
+      return new MongoStore(client, client.db(dbName), 'ferretdbVersion' in info ? new WriteLanes() : undefined, options.maxTimeMs ?? defaultMaxTimeMs)
     } catch (error) {
       await client.close()
       throw error
@@ -157,7 +174,7 @@ export class MongoStore implements Store {
   }
 
   collection<T extends Doc = Doc>(name: string): Collection<T> {
-    return new MongoCollection<T>(name, this.db, this.lanes)
+    return new MongoCollection<T>(name, this.db, this.lanes, this.maxTimeMs)
   }
 
   async ensureIndexes(name: string, indexes: readonly IndexSpec[]): Promise<void> {
