@@ -6,8 +6,9 @@
  * per scenario p50/p95/p99 and req/s beside the bare Fastify (each round of a scenario right after a
  * round of the baseline, the median round reported): GET /api/people/:id, a sorted page of 50 people,
  * search, degree progress, and the approval workflows' pending queue (workflows.ts, 10,000 thesis
- * requests written before the start). The service runs with CACHE=off; on FerretDB also with Redis, as
- * production runs several instances on MongoDB (processes.ts, benchRedis), and over SQLite with the
+ * requests written before the start); on FerretDB also the person read's one command sent straight to
+ * the server, the floor under its latency (store-floor.ts). The service runs with CACHE=off; on FerretDB
+ * also with Redis, as production runs several instances on MongoDB (processes.ts, benchRedis), and over SQLite with the
  * index its finds by `_id` can use (scripts/ferretdb.sh id-index; BENCH_FERRETDB_ID_INDEX=off leaves
  * FerretDB as it comes, every such find reading its whole table).
  *
