@@ -16,16 +16,21 @@ import { EmbeddedStore } from '../../src/store/nedb/store.js'
 import { paired, warmUp, type PairedResult, type Target } from './load.js'
 import { freePort, output, run, serviceArgs, startServer, stop } from './processes.js'
 import { fmt, percent } from './report.js'
-import { catalogScenarios } from './scenarios.js'
+import { catalogScenarios, personByToken } from './scenarios.js'
 import { auth, machine, options, seed, wanted } from './setup.js'
+import { floorLine, storeFloor, type StoreFloor } from './store-floor.js'
 
 interface StoreFigures {
   readonly store: 'embedded' | 'mongodb'
   readonly results: readonly PairedResult[]
+  readonly floor?: StoreFloor
 }
 
-/** The catalog reads on one started service, each warmed first and then paired with the baseline. */
-async function measureCatalog(env: Record<string, string>, bare: Target): Promise<PairedResult[]> {
+/**
+ * The catalog reads on one started service, each warmed first and then paired with the baseline; on
+ * MongoDB then the person read's one command sent straight to the server (store-floor.ts).
+ */
+async function measureCatalog(env: Record<string, string>, bare: Target): Promise<{ results: PairedResult[]; floor?: StoreFloor }> {
   const port = await freePort()
   const service = await startServer('node', [...serviceArgs], { ...env, CACHE: 'off' }, port, '/ready')
   try {
@@ -34,7 +39,9 @@ async function measureCatalog(env: Record<string, string>, bare: Target): Promis
     for (const s of scenarios) await warmUp({ url: s.url, headers: s.headers, pid }, options, 3)
     const results: PairedResult[] = []
     for (const s of scenarios) results.push(await paired(s.name, bare, { url: s.url, headers: s.headers, pid }, options))
-    return results
+    const person = scenarios.find((s) => s.name === personByToken)
+    if (!env.MONGODB_URL || !person) return { results }
+    return { results, floor: await storeFloor(env.MONGODB_URL, env.MONGODB_DB!, person.url, options) }
   } finally {
     await stop(service.child)
   }
@@ -55,6 +62,7 @@ function report(figures: readonly StoreFigures[]): string {
       return `| ${m.name} | ${cell(e)} | ${cell(m)} | ${fmt(m.bare.rps)} |`
     }),
     '',
+    ...(mongodb!.floor ? [floorLine(mongodb!.floor, options), ''] : []),
   ].join('\n')
 }
 
@@ -96,8 +104,8 @@ export async function benchMongo(): Promise<void> {
     const bare: Target = { url: `${bareServer.url}/`, headers: {}, pid: bareServer.child.pid }
     try {
       const figures: StoreFigures[] = [
-        { store: 'embedded', results: await measureCatalog({ ...env, ...await fresh() }, bare) },
-        { store: 'mongodb', results: await measureCatalog({ ...mongoEnv, ...await fresh() }, bare) },
+        { store: 'embedded', ...await measureCatalog({ ...env, ...await fresh() }, bare) },
+        { store: 'mongodb', ...await measureCatalog({ ...mongoEnv, ...await fresh() }, bare) },
       ]
       const text = report(figures)
       console.log(text)

@@ -30,7 +30,7 @@ import { fmt, percent } from './report.js'
 import { cpuTimeUs, pairedTimed, type PairedTimed } from './scale-load.js'
 import { catalogScenarios, personByToken, type Scenario } from './scenarios.js'
 import { benchSearch, type SearchBenchResult } from './search.js'
-import { storeFloor, type StoreFloor } from './store-floor.js'
+import { floorLine, storeFloor, type StoreFloor } from './store-floor.js'
 import { auth, machine, options, wanted } from './setup.js'
 import { benchWorkflows, seedWorkflowBench, workflowBenchName, workflowReport, type WorkflowBench } from './workflows.js'
 
@@ -143,12 +143,7 @@ function report(f: ScaleFigures): string {
     ...f.results.map((r) => `| ${r.name} | ${fmt(r.rps)} | ${percent(r.ratio)} | ${fmt(r.bare.rps)} | ${r.latency.p50} | ${r.latency.p95} | ${r.latency.p99} | ${r.errors} | ${r.cpuUs === undefined ? '' : fmt(r.cpuUs)} | ${verdict(r)} |`),
     '',
   ]
-  if (f.storeFloor) {
-    const { opsPerSecond, latency } = f.storeFloor
-    lines.push(
-      `FerretDB alone, the person read's one command (a find by \`_id\`) sent by the driver with ${options.connections} in flight, ${options.durationSeconds} s: ` +
-      `${fmt(opsPerSecond)} finds/s, p50 ${latency.p50} ms, p95 ${latency.p95} ms, p99 ${latency.p99} ms, ${latency.errors} errors.`, '')
-  }
+  if (f.storeFloor) lines.push(floorLine(f.storeFloor, options), '')
   if (f.search) {
     const s = f.search
     lines.push(
@@ -233,7 +228,7 @@ export async function benchScale(scale: number, store: StoreKind): Promise<void>
       const results = await measure(scenarios, bare, pid)
       const person = scenarios.find((s) => s.name === personByToken)
       const floor = store === 'mongodb' && person
-        ? await storeFloor(serviceEnv.MONGODB_URL!, serviceEnv.MONGODB_DB!, 'people', decodeURIComponent(person.url.slice(person.url.lastIndexOf('/') + 1)), options)
+        ? await storeFloor(serviceEnv.MONGODB_URL!, serviceEnv.MONGODB_DB!, person.url, options)
         : undefined
       // A later phase that fails (FerretDB can stop answering within fetch's five minutes) leaves the
       // figures already taken in the report, and its failure beside them.
