@@ -22,6 +22,14 @@ export interface AuditQuery {
   readonly offset: number
 }
 
+type Head = { readonly seq: number; readonly hash: string }
+
+/** The entry after `head`: the next position, chained to head's hash, and sealed by its own. */
+function chained(head: Head, timestamp: string, facts: AuditFacts): AuditEntry {
+  const unsigned = { seq: head.seq + 1, timestamp, ...facts, prevHash: head.hash }
+  return { ...unsigned, hash: hashOf(unsigned) }
+}
+
 /** Appends that lose the race for a position to other instances try again this often. */
 const appendAttempts = 50
 const verifyBatch = 1000
@@ -35,7 +43,7 @@ const verifyBatch = 1000
  */
 export class AuditLog {
   private queue: Promise<unknown> = Promise.resolve()
-  private head?: { seq: number; hash: string }
+  private head?: Head
 
   constructor(private readonly store: Store, private readonly now: () => Date = () => new Date()) {}
 
@@ -43,11 +51,16 @@ export class AuditLog {
     return this.store.collection<StoredEntry>(auditCollection)
   }
 
-  /** Resolves once the entry is stored; rejects (and the caller must not serve the data) if it is not. */
-  append(facts: AuditFacts): Promise<AuditEntry> {
-    const appended = this.queue.then(() => this.insert(facts))
+  /** Runs after every append queued before it, so this process never races itself for a position. */
+  private queued<R>(append: () => Promise<R>): Promise<R> {
+    const appended = this.queue.then(append)
     this.queue = appended.catch(() => {})
     return appended
+  }
+
+  /** Resolves once the entry is stored; rejects (and the caller must not serve the data) if it is not. */
+  append(facts: AuditFacts): Promise<AuditEntry> {
+    return this.queued(() => this.insert(facts))
   }
 
   /**
@@ -56,9 +69,7 @@ export class AuditLog {
    * still write the entries after it, chained to one that is not there, so there they go one at a time.
    */
   appendMany(facts: readonly AuditFacts[]): Promise<AuditEntry[]> {
-    const appended = this.queue.then(() => this.insertMany(facts))
-    this.queue = appended.catch(() => {})
-    return appended
+    return this.queued(() => this.insertMany(facts))
   }
 
   private async insertMany(facts: readonly AuditFacts[]): Promise<AuditEntry[]> {
@@ -67,8 +78,7 @@ export class AuditLog {
       this.head = undefined
       const timestamp = this.now().toISOString()
       const entries = facts.map((fact) => {
-        const unsigned = { seq: head.seq + 1, timestamp, ...fact, prevHash: head.hash }
-        const entry: AuditEntry = { ...unsigned, hash: hashOf(unsigned) }
+        const entry = chained(head, timestamp, fact)
         head = { seq: entry.seq, hash: entry.hash }
         return entry
       })
@@ -91,12 +101,10 @@ export class AuditLog {
     this.head = undefined
     for (let attempt = 0; attempt < appendAttempts; attempt++) {
       head = await this.catchUp(head)
-      const seq = head.seq + 1
-      const unsigned = { seq, timestamp: this.now().toISOString(), ...facts, prevHash: head.hash }
-      const entry: AuditEntry = { ...unsigned, hash: hashOf(unsigned) }
+      const entry = chained(head, this.now().toISOString(), facts)
       try {
-        await this.entries.insertOne({ _id: auditId(seq), ...entry })
-        this.head = { seq, hash: entry.hash }
+        await this.entries.insertOne({ _id: auditId(entry.seq), ...entry })
+        this.head = { seq: entry.seq, hash: entry.hash }
         return entry
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error
@@ -112,7 +120,7 @@ export class AuditLog {
    * Follows entries other instances appended after the head this one knows. One look-up by id when
    * nothing was, so every writer takes the same two steps per append and none is starved by a faster one.
    */
-  private async catchUp(head: { seq: number; hash: string }): Promise<{ seq: number; hash: string }> {
+  private async catchUp(head: Head): Promise<Head> {
     for (;;) {
       const next = await this.entries.findById(auditId(head.seq + 1))
       if (!next) return head
@@ -121,7 +129,7 @@ export class AuditLog {
   }
 
   /** The last entry, read once; afterwards the head is known from this instance's own appends. */
-  private async readHead(): Promise<{ seq: number; hash: string }> {
+  private async readHead(): Promise<Head> {
     const last = await this.entries.findOne({}, { sort: [['_id', -1]] })
     if (!last) return { seq: 0, hash: genesisHash }
     const seq = Number(last._id)
