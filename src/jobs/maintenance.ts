@@ -27,7 +27,7 @@ export interface MaintenanceDeps {
   readonly revocations: Revocations
   readonly auditLog: AuditLog
   readonly usageRetentionDays: number
-  readonly workflows: Pick<WorkflowService, 'sweepOverdue'>
+  readonly workflows: Pick<WorkflowService, 'overdue'>
   readonly log: Pick<Logger, 'info' | 'error'>
   readonly now?: () => Date
 }
@@ -46,7 +46,7 @@ export async function runMaintenance(name: string, deps: MaintenanceDeps): Promi
       return { ...report }
     }
     case 'sweep-overdue-approvals':
-      return { ...await deps.workflows.sweepOverdue(now) }
+      return { ...await deps.workflows.overdue.sweep(now) }
     default:
       throw new Error(`unknown maintenance job ${name}`)
   }

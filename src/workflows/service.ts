@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/plugin.js'
 import {
-  activeStage, decide, delegate, escalate, escalatesAt, markOverdue, resubmit, start, withdraw,
+  activeStage, decide, delegate, resubmit, start, withdraw,
   type Actor, type Outcome, type WorkflowDefinition,
 } from '../domain/workflow/index.js'
 import { barred } from '../domain/workflow/definition.js'
@@ -12,6 +12,7 @@ import { DuplicateKeyError, where, type Filter, type Store } from '../store/port
 import { canSee, checkMayWrite, visibleFilter } from './access.js'
 import { Approvers } from './approvers.js'
 import { WorkflowCatalog } from './catalog.js'
+import { OverdueSweep } from './overdue.js'
 import { Definitions } from './definitions.js'
 import { WorkflowConflictError } from './errors.js'
 import { callerOf, workflowIdsOfUsers, type Caller } from './identity.js'
@@ -19,7 +20,7 @@ import { Instances, refusalError, type Acted } from './persistence.js'
 import { domainSpec, type DomainSpec, type WorkflowDomainKey } from './registry.js'
 import { Projector } from './repair.js'
 import type {
-  ActionResult, DecideBody, DelegateBody, EntityView, HistoryItem, InstanceSummary, ListQuery, OverdueReport, Page,
+  ActionResult, DecideBody, DelegateBody, EntityView, HistoryItem, InstanceSummary, ListQuery, Page,
   PendingItem, PendingQuery, StoredInstance, WithdrawBody,
 } from './types.js'
 
@@ -67,6 +68,8 @@ export class WorkflowService {
   private readonly projector: Projector
   /** /api/workflows: the definitions and the instances across domains. */
   readonly catalog: WorkflowCatalog
+  /** The maintenance job's sweep of approvals past their due time. */
+  readonly overdue: OverdueSweep
 
   constructor(deps: WorkflowServiceDeps) {
     this.records = deps.records
@@ -77,6 +80,7 @@ export class WorkflowService {
     this.definitionsStore = new Definitions(deps.records, deps.schema)
     this.approvers = new Approvers(deps.store, deps.records, deps.schema)
     this.projector = new Projector(deps.records, deps.schema, this.instancesStore, (spec, entity) => this.onApproved(spec, entity))
+    this.overdue = new OverdueSweep(this.instancesStore, this.definitionsStore, this.approvers)
     this.catalog = new WorkflowCatalog({ records: deps.records, people: deps.people, definitions: this.definitionsStore, instances: this.instancesStore, approvers: this.approvers })
   }
 
@@ -365,35 +369,6 @@ export class WorkflowService {
   }
 
   // ---- maintenance -----------------------------------------------------------------------------
-
-  async sweepOverdue(now: Date): Promise<OverdueReport> {
-    let marked = 0
-    let escalated = 0
-    const admins = { roles: { department_admin: await this.approvers.admins() } }
-    for (const instance of await this.instancesStore.collection.find({ status: 'in_review' })) {
-      const stage = activeStage(instance)
-      if (!stage?.due_at || now.getTime() < Date.parse(stage.due_at)) continue
-      const definition = await this.definitionsStore.byId(instance.workflow)
-      const def = definition?.stages.find((s) => s.key === stage.key)
-      if (!definition || !def) continue
-      if ((await this.quietly(instance._id, (current) => markOverdue(current, now)))) marked++
-      const at = def.due_in_days !== undefined ? escalatesAt(stage, def.due_in_days) : undefined
-      if (at !== undefined && now.getTime() >= Date.parse(at) && stage.escalated_at === undefined) {
-        if (await this.quietly(instance._id, (current) => escalate(current, definition, admins, now))) escalated++
-      }
-    }
-    return { marked, escalated }
-  }
-
-  /** A maintenance action: true when applied; a lost race or refusal is left for the next run. */
-  private async quietly(id: string, run: (current: StoredInstance) => Outcome<StoredInstance>): Promise<boolean> {
-    try {
-      return (await this.instancesStore.act(id, run)).applied
-    } catch (error) {
-      if (error instanceof WorkflowConflictError) return false
-      throw error
-    }
-  }
 
   /** Start-up and maintenance: repairs entities and instances a crash left out of step (repair.ts). */
   repair(): Promise<{ repaired: number }> {
