@@ -8,9 +8,9 @@
  * search, degree progress, and the approval workflows' pending queue (workflows.ts, 10,000 thesis
  * requests written before the start); on FerretDB also the person read's one command sent straight to
  * the server, the floor under its latency (store-floor.ts). The service runs with CACHE=off; on FerretDB
- * also with Redis, as production runs several instances on MongoDB (processes.ts, benchRedis), and over SQLite with the
- * index its finds by `_id` can use (scripts/ferretdb.sh id-index; BENCH_FERRETDB_ID_INDEX=off leaves
- * FerretDB as it comes, every such find reading its whole table).
+ * also with Redis, as production runs several instances on MongoDB (processes.ts, benchRedis), and over
+ * SQLite with the index its finds by `_id` can use (scripts/ferretdb.sh id-index;
+ * BENCH_FERRETDB_ID_INDEX=off leaves FerretDB as it comes, every such find reading its whole table).
  *
  * The seeded directory is kept in the system's temporary directory and reused while the generator, the
  * seed, the schema and the embedded store are unchanged (BENCH_RESEED=1 seeds again); each run works on a copy of it.

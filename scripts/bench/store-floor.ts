@@ -12,8 +12,8 @@ export interface StoreFloor {
 /**
  * The server's own part of the person read (`personUrl`, GET /api/people/:id): the one command that read
  * sends (a find by `_id` leaving out the internal fields), sent straight through the driver with as many
- * in flight as the bench has connections, for one round's length after a second unmeasured. No HTTP, no Redis, no service: its p99
- * is the floor under the service's p99 on the same server and machine.
+ * in flight as the bench has connections, for one round's length after a second unmeasured. No HTTP, no
+ * Redis, no service: its p99 is the floor under the service's p99 on the same server and machine.
  */
 export async function storeFloor(url: string, db: string, personUrl: string, options: Pick<LoadOptions, 'connections' | 'durationSeconds'>): Promise<StoreFloor> {
   const id = decodeURIComponent(personUrl.slice(personUrl.lastIndexOf('/') + 1))
