@@ -38,7 +38,7 @@ async function startRedis(t: Test, port: number): Promise<ChildProcess> {
   t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL') })
   let output = ''
   child.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString() })
-  const deadline = Date.now() + 10_000
+  const deadline = Date.now() + 30_000
   while (!output.includes('Ready to accept connections')) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start: ${output}`)
     await new Promise((resolve) => setTimeout(resolve, 50))
@@ -47,7 +47,7 @@ async function startRedis(t: Test, port: number): Promise<ChildProcess> {
 }
 
 /** Polls until `check` holds or `ms` pass; returns whether it held. */
-async function eventually(check: () => boolean | Promise<boolean>, ms = 5000): Promise<boolean> {
+async function eventually(check: () => boolean | Promise<boolean>, ms = 30_000): Promise<boolean> {
   const deadline = Date.now() + ms
   while (Date.now() < deadline) {
     if (await check()) return true
@@ -57,7 +57,7 @@ async function eventually(check: () => boolean | Promise<boolean>, ms = 5000): P
 }
 
 /** Generous: a request that waits this long on Redis has hung, whatever the load on the machine. */
-const hangMs = 10_000
+const hangMs = 30_000
 
 /** A request without a credential to a route that wants one: a 401, counted against the address. */
 const anonymous = (app: TestApp['app'], remoteAddress: string) => app.inject({ url: '/api/auth/me', remoteAddress })

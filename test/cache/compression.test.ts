@@ -3,7 +3,7 @@ import t from 'tap'
 import { adapters, department, personUrl } from './department.js'
 
 /** Polls until the URL is answered from the cache in its compressed form, or gives up after `ms`. */
-async function compressedHit(get: () => Promise<{ headers: Record<string, unknown> }>, ms = 3000): Promise<boolean> {
+async function compressedHit(get: () => Promise<{ headers: Record<string, unknown> }>, ms = 30_000): Promise<boolean> {
   const deadline = Date.now() + ms
   while (Date.now() < deadline) {
     if ((await get()).headers['content-encoding'] === 'gzip') return true

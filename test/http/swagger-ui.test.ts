@@ -75,10 +75,10 @@ t.test('Swagger UI at /documentation lists the routes of every resource', async 
   t.match(text, 'ids of the form <Type>/<identifier>', 'the id form is shown in the introduction')
   const detail = page.locator('.opblock-get', { has: page.locator('[data-path="/api/people/{id}"]') })
   await detail.locator('.opblock-summary').click()
-  await detail.locator('.parameters').waitFor({ timeout: 10_000 })
+  await detail.locator('.parameters').waitFor({ timeout: 30_000 })
   t.match(await detail.locator('.parameters').innerText(), 'Person id, <Type>/<identifier>', 'the id parameter is described')
   await page.locator('.btn.authorize').first().click()
-  await page.locator('.auth-container').first().waitFor({ timeout: 10_000 })
+  await page.locator('.auth-container').first().waitFor({ timeout: 30_000 })
   t.match(await page.locator('.auth-container').first().innerText(), 'npm run token -- <email> --role <role>', 'the sign-in hint is shown')
   for (const tag of ['People', 'Courses', 'Degrees', 'Research', 'Publications', 'Schemas', 'Workflows']) {
     t.ok(seen.tags.has(tag), `the ${tag} tag has its section`)

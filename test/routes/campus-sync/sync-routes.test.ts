@@ -172,7 +172,7 @@ t.test('a manual sync while the same one runs folds into it', async (t) => {
 })
 
 async function finishedWhen(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 20_000
+  const deadline = Date.now() + 30_000
   while (!check()) {
     if (Date.now() > deadline) throw new Error('timed out waiting for the run to reach the feed')
     await new Promise((resolve) => setTimeout(resolve, 20))
