@@ -7,6 +7,7 @@ import type { OneTimeClaims } from './auth/one-time.js'
 import { authPlugin } from './auth/plugin.js'
 import type { ResponseCache } from './cache/response-cache.js'
 import type { Revocations } from './auth/revocations.js'
+import type { SecretBox } from './auth/secret-box.js'
 import type { UserService } from './auth/users.js'
 import type { Config } from './config.js'
 import type { JobDriver } from './jobs/port.js'
@@ -65,6 +66,8 @@ declare module 'fastify' {
     schema: CompiledSchema
     store: Store
     records: RecordService
+    /** Seals and opens the secrets kept in the store (SECRETS_KEY). */
+    secrets: SecretBox
     users: UserService
     revocations: Revocations
     apiKeys: ApiKeyService
@@ -146,6 +149,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('schema', schema)
   app.decorate('store', services.store)
   app.decorate('records', services.records)
+  app.decorate('secrets', services.secrets)
   app.decorate('users', services.users)
   app.decorate('revocations', services.revocations)
   app.decorate('apiKeys', services.apiKeys)

@@ -42,6 +42,7 @@ export const EnvSchema = Type.Object({
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'HS256 secret, at least 32 characters' })),
   JWT_PRIVATE_KEY_PATH: Type.Optional(Type.String({ minLength: 1 })),
   JWT_PUBLIC_KEY_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  SECRETS_KEY: Type.Optional(Type.String({ minLength: 1, description: '32 random bytes, as 64 hex digits or base64: the key stored secrets are encrypted with' })),
   ID_TOKEN_TTL: Type.String({ ...Duration, default: '1h' }),
   BODY_LIMIT: Type.Integer({ minimum: 1024, maximum: 16 * 1024 * 1024, default: 1024 * 1024 }),
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 10_000 }),
@@ -111,6 +112,8 @@ export interface Config {
     readonly issuer: string
     readonly audience: string
   }
+  /** The AES-256 key of secrets kept in the store (src/auth/secret-box.ts); unset, one is generated into dataDir outside production. */
+  readonly secretsKey?: Buffer
   readonly bodyLimit: number
   readonly shutdownGraceMs: number
   readonly trustProxy: string[] | false
@@ -180,6 +183,12 @@ function samlSettings(e: Env, publicUrl: string): SamlSettings | undefined {
   }
 }
 
+/** A key written as 64 hex digits or as base64 (or base64url) of 32 bytes; undefined for anything else. */
+export function secretsKeyBytes(text: string): Buffer | undefined {
+  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(text) ? Buffer.from(text, 'base64') : undefined
+  return key?.length === 32 ? key : undefined
+}
+
 /** Reads and checks the environment; the first bad variable stops start-up with a line naming it. */
 export function loadConfig(source: Readonly<Record<string, string | undefined>> = process.env): Config {
   const known = Object.keys(EnvSchema.properties)
@@ -205,6 +214,12 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>> 
   if (e.NODE_ENV === 'production' && !e.JWT_SECRET && !e.JWT_PRIVATE_KEY_PATH) {
     throw new ConfigError('JWT_SECRET', 'is required in production (or JWT_PRIVATE_KEY_PATH and JWT_PUBLIC_KEY_PATH)')
   }
+  // A generated key would differ between instances and vanish with a container: production names its own.
+  if (e.NODE_ENV === 'production' && !e.SECRETS_KEY) {
+    throw new ConfigError('SECRETS_KEY', 'is required in production (32 random bytes as 64 hex digits or base64, e.g. `openssl rand -base64 32`): it encrypts the secrets kept in the store')
+  }
+  const secretsKey = e.SECRETS_KEY === undefined ? undefined : secretsKeyBytes(e.SECRETS_KEY.trim())
+  if (e.SECRETS_KEY !== undefined && !secretsKey) throw new ConfigError('SECRETS_KEY', 'must be 32 bytes written as 64 hex digits or in base64 (e.g. `openssl rand -base64 32`)')
   if (Boolean(e.JWT_PRIVATE_KEY_PATH) !== Boolean(e.JWT_PUBLIC_KEY_PATH)) {
     throw new ConfigError(e.JWT_PRIVATE_KEY_PATH ? 'JWT_PUBLIC_KEY_PATH' : 'JWT_PRIVATE_KEY_PATH', 'must be set together with its pair')
   }
@@ -234,6 +249,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>> 
       issuer: publicUrl,
       audience: `${publicUrl}/api`,
     },
+    ...(secretsKey ? { secretsKey } : {}),
     bodyLimit: e.BODY_LIMIT,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     trustProxy: e.TRUST_PROXY ? e.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean) : false,

@@ -4,6 +4,7 @@ import { ApiKeyService } from './auth/api-keys/service.js'
 import { UsageLog, usageCollection } from './auth/api-keys/usage.js'
 import { CustomTokens } from './auth/custom-token.js'
 import { signingKeys, type SigningKeys } from './auth/keys.js'
+import { secretBox, type SecretBox } from './auth/secret-box.js'
 import { oneTimeClaims, type OneTimeClaims } from './auth/one-time.js'
 import type { SamlSignIn } from './auth/saml/service.js'
 import { Revocations, revokedTokensCollection } from './auth/revocations.js'
@@ -27,6 +28,7 @@ import { openJobs } from './jobs/open.js'
 import type { JobDriver } from './jobs/port.js'
 import type { CompiledSchema } from './schema/index.js'
 import { SearchService } from './search/service.js'
+import { checkStoredClientSecret } from './sync/client-secret.js'
 import { openStore } from './store/open.js'
 import type { IndexSpec, Store } from './store/port.js'
 import { instanceIndexes, instancesCollection } from './workflows/persistence.js'
@@ -44,6 +46,8 @@ const systemCollections: Record<string, IndexSpec[]> = {
 export interface Services {
   readonly store: Store
   readonly keys: SigningKeys
+  /** Seals and opens the secrets kept in the store (SECRETS_KEY). */
+  readonly secrets: SecretBox
   readonly records: RecordService
   readonly users: UserService
   readonly revocations: Revocations
@@ -87,8 +91,10 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   for (const collection of schema.collections) await store.ensureIndexes(collection.name, collection.indexes)
   for (const [name, indexes] of Object.entries(systemCollections)) await store.ensureIndexes(name, indexes)
   const keys = await signingKeys(config)
+  const secrets = await secretBox(config)
   const records = new RecordService(store, schema)
   installRequirementChecks(records, schema)
+  await checkStoredClientSecret(records, schema, secrets, log)
   const users = new UserService(store, records)
   const revocations = new Revocations(store)
   const apiKeys = new ApiKeyService(store, records, users)
@@ -121,9 +127,9 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   records.onChange((change) => cache.invalidate(change.collection))
   const jobs = await openJobs(config, store, log, { runJobs: config.workers === 'inline', closeGraceMs: Math.floor(config.shutdownGraceMs / 2) })
   jobs.register('maintenance', maintenanceHandlers({ store, revocations, auditLog, usageRetentionDays: config.keyUsageRetentionDays, workflows, log }))
-  registerDataJobs(jobs, { records, schema, enrollments, auditLog, openalex: config.openalex, invalidate: (collection) => cache.invalidate(collection) })
+  registerDataJobs(jobs, { records, schema, enrollments, auditLog, secrets, openalex: config.openalex, invalidate: (collection) => cache.invalidate(collection) })
   return {
-    store, keys, records, users, revocations, apiKeys, usage, people, auditLog, enrollments, requirements, progress, plans, protectedAccess,
+    store, keys, secrets, records, users, revocations, apiKeys, usage, people, auditLog, enrollments, requirements, progress, plans, protectedAccess,
     redis, oneTime, customTokens, samlSignIn, cache, search, workflows, jobs,
     async close() {
       await jobs.close()

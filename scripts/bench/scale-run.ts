@@ -176,6 +176,7 @@ export async function benchScale(scale: number, store: StoreKind): Promise<void>
   await run('npm', ['run', 'build', '--silent'])
   const env = {
     NODE_ENV: 'production', JWT_SECRET: `bench-${Date.now()}-secret-value-0123456789abcdef`, LOG_LEVEL: 'warn',
+    SECRETS_KEY: Buffer.from('bench secrets key, 32 bytes long').toString('base64'),
     RATE_LIMIT_USER: '1000000000', RATE_LIMIT_KEY_READ: '1000000000',
   }
   const { dir: seeded, seed, reused } = await cachedSeed(scale, env)

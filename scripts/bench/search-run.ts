@@ -92,6 +92,7 @@ async function main(): Promise<void> {
   const env = {
     DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production', LOG_LEVEL: 'warn',
     JWT_SECRET: `search-bench-${Date.now()}-secret-value-0123456789abcdef`,
+    SECRETS_KEY: Buffer.from('bench secrets key, 32 bytes long').toString('base64'),
     // The benchmark measures search, not the per-user limit it would otherwise run into.
     RATE_LIMIT_USER: '100000000',
   }

@@ -40,6 +40,7 @@ export async function seed(dataDir: string, cwd?: string): Promise<Seeded> {
   // The load comes from one user and one key: at the default limits nearly every answer would be a 429.
   const env = {
     DATA_DIR: seeded, NODE_ENV: 'production', JWT_SECRET: `bench-${Date.now()}-secret-value-0123456789abcdef`, LOG_LEVEL: 'warn',
+    SECRETS_KEY: Buffer.from('bench secrets key, 32 bytes long').toString('base64'),
     RATE_LIMIT_USER: '1000000000', RATE_LIMIT_KEY_READ: '1000000000',
   }
   await run('node', ['dist/scripts/seed.js'], env, cwd)

@@ -61,7 +61,7 @@ async function main(): Promise<void> {
       terms: [], deletePolicy: 'deactivate', maxDeactivatePercent: 10,
     }
     // As the campus-sync job runs it, with the source's default page size (100).
-    const deps: SyncDeps = { records: app.records, schema: app.schema, enrollments: app.enrollments, auditLog: app.auditLog, config }
+    const deps: SyncDeps = { records: app.records, schema: app.schema, enrollments: app.enrollments, auditLog: app.auditLog, secrets: app.secrets, config }
     const first = await fullPass(deps)
     const firstRequests = oneRoster.requests
     const unchanged = await fullPass(deps)

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { SecretBox } from '../auth/secret-box.js'
 import type { RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
 
@@ -24,6 +25,14 @@ export interface CampusSyncConfig {
 
 export const configId = 'SyncConfig/campus'
 
+/** What the stored OAuth client secret is sealed as (the authenticated data of its encryption). */
+export const clientSecretContext = 'campus-sync client secret (SyncConfig/campus)'
+
+/** The secret to send: a sealed one opened; a plain one, stored before secrets were encrypted, as it is. */
+function openClientSecret(stored: string, secrets: SecretBox): string {
+  return SecretBox.isSealed(stored) ? secrets.open(stored, clientSecretContext) : stored
+}
+
 export const defaultSyncConfig: CampusSyncConfig = {
   source: { type: 'oneroster-csv', path: samplePackagePath },
   terms: [],
@@ -32,13 +41,13 @@ export const defaultSyncConfig: CampusSyncConfig = {
 }
 
 /** The stored configuration (SyncConfig/campus), else the sample package with the DESIGN 6.4 defaults. */
-export async function loadSyncConfig(records: RecordService, schema: CompiledSchema): Promise<CampusSyncConfig> {
+export async function loadSyncConfig(records: RecordService, schema: CompiledSchema, secrets: SecretBox): Promise<CampusSyncConfig> {
   if (!schema.class('SyncConfig')) return defaultSyncConfig
   const stored = await records.get(configId)
   if (!stored) return defaultSyncConfig
   const text = (field: string) => (typeof stored[field] === 'string' ? (stored[field] as string) : '')
   const source: SyncSourceConfig = stored.source_type === 'oneroster-rest'
-    ? { type: 'oneroster-rest', url: text('url'), tokenUrl: text('token_url') || `${text('url').replace(/\/+$/, '')}/token`, clientId: text('client_id'), clientSecret: text('client_secret') }
+    ? { type: 'oneroster-rest', url: text('url'), tokenUrl: text('token_url') || `${text('url').replace(/\/+$/, '')}/token`, clientId: text('client_id'), clientSecret: openClientSecret(text('client_secret'), secrets) }
     : { type: 'oneroster-csv', path: text('path') || samplePackagePath }
   return {
     source,

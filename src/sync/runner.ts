@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { SecretBox } from '../auth/secret-box.js'
 import type { Collection, OneRosterClass } from '../connectors/oneroster/model.js'
 import { mapCourses, mapSections } from '../domain/oneroster/map-catalog.js'
 import { mapEnrollments, mapPeople, teachersByClass, type EnrolledClass } from '../domain/oneroster/map-people.js'
@@ -53,6 +54,8 @@ export interface SyncDeps {
   readonly schema: CompiledSchema
   readonly enrollments: Enrollments
   readonly auditLog: AuditLog
+  /** Opens the stored client secret. */
+  readonly secrets: SecretBox
   /** The configuration to use instead of the stored one. */
   readonly config?: CampusSyncConfig
   readonly sourceOptions?: SourceOptions
@@ -76,7 +79,7 @@ export async function runCampusSync(deps: SyncDeps, request: CampusSyncRequest, 
   const now = deps.now ?? (() => new Date())
   const startedAt = now().toISOString()
   const runId = randomUUID()
-  const config = deps.config ?? await loadSyncConfig(deps.records, deps.schema)
+  const config = deps.config ?? await loadSyncConfig(deps.records, deps.schema, deps.secrets)
   const source = await openSource(config.source, deps.sourceOptions)
   const key = sourceKey(config.source)
   const marks = await readWatermarks(deps.records, deps.schema, key)

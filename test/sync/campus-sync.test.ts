@@ -166,7 +166,7 @@ t.test('the mass-deactivation guard stops a run before any write', async (t) => 
   const before = writes(test)
   const result = await sync(deps, { kind: 'people' })
   t.equal(result.status, 'refused')
-  t.match(result.message, /would deactivate 2 of 4 active person records \(50%\), more than the 10% allowed; nothing was written/)
+  t.match(result.message, /would deactivate 2 of 4 active person records synced from oneroster \(50%\), more than the 10% allowed; nothing was written/)
   t.same(writes(test), before, 'not even the unrelated change was written')
   const runs = await test.app.records.find(test.app.schema.class('SyncRun')!, { status: 'refused' })
   t.equal(runs.length, 1)

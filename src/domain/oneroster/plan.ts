@@ -6,7 +6,7 @@ export interface PlanOptions {
   /** Bulk: the input is everything, so a synced record absent from it is gone. Delta: only changes. */
   readonly mode: 'bulk' | 'delta'
   readonly deletePolicy: 'deactivate' | 'keep'
-  /** More deactivations than this share of the kind's active records refuses the whole run (default 10). */
+  /** More deactivations than this share of the kind's active records synced from `system` refuses the whole run (default 10). */
   readonly maxDeactivatePercent: number
   /** Fields people edit themselves (schema `self_editable`): a sync fills them when empty, never overwrites them. */
   readonly selfEditable: ReadonlySet<string>
@@ -63,6 +63,8 @@ export function planSync(kind: SyncKind, current: readonly CurrentRecord[], inpu
     }
     if (record.status !== 'active') {
       if (!existing) plan.skipped.push({ row: record.row, sourced_id: record.source.sourced_id, reason: `${record.status} and not on record` })
+      // Matched by its natural key only: a record entered by hand or from another source is not the feed's to end.
+      else if (existing.source?.system !== options.system) plan.skipped.push({ row: record.row, sourced_id: record.source.sourced_id, reason: `${record.status}, and the record on file was not synced from ${options.system}` })
       else if (deactivating && existing.active !== false) plan.deactivate.push({ _id: existing._id, source: existing.source })
       else plan.unchanged++
       continue
@@ -89,7 +91,9 @@ export function planSync(kind: SyncKind, current: readonly CurrentRecord[], inpu
     }
   }
 
-  const active = current.filter((record) => record.active !== false).length
+  // The share is of what this source owns: hand-entered records and other sources' are never deactivated
+  // here, so counting them would let a feed end most of its own records under cover of theirs.
+  const active = current.filter((record) => record.source?.system === options.system && record.active !== false).length
   const percent = active === 0 ? 0 : (plan.deactivate.length / active) * 100
   if (percent > options.maxDeactivatePercent) {
     const refusal: Refusal = {
@@ -97,7 +101,7 @@ export function planSync(kind: SyncKind, current: readonly CurrentRecord[], inpu
       would_deactivate: plan.deactivate.length,
       active,
       max_percent: options.maxDeactivatePercent,
-      message: `Refused: the sync would deactivate ${plan.deactivate.length} of ${active} active ${kind} records (${Math.round(percent)}%), more than the ${options.maxDeactivatePercent}% allowed; nothing was written`,
+      message: `Refused: the sync would deactivate ${plan.deactivate.length} of ${active} active ${kind} records synced from ${options.system} (${Math.round(percent)}%), more than the ${options.maxDeactivatePercent}% allowed; nothing was written`,
     }
     return { ...plan, refusal }
   }

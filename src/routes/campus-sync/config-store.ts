@@ -1,17 +1,18 @@
 import type { Static } from '@sinclair/typebox'
+import { SecretBox } from '../../auth/secret-box.js'
 import { openPackage } from '../../connectors/oneroster/csv.js'
 import { BadRequestError } from '../../errors.js'
 import type { RecordService } from '../../records/service.js'
 import type { CompiledSchema } from '../../schema/index.js'
-import { configId, loadSyncConfig } from '../../sync/config.js'
+import { clientSecretContext, configId, loadSyncConfig } from '../../sync/config.js'
 import type { ConfigAnswer, ConfigBody } from './schemas.js'
 
 type Body = Static<typeof ConfigBody>
 type Answer = Static<typeof ConfigAnswer>
 
 /** The campus sync configuration as answered: the secret only as set or unset. */
-export async function configAnswer(records: RecordService, schema: CompiledSchema): Promise<Answer> {
-  const config = await loadSyncConfig(records, schema)
+export async function configAnswer(records: RecordService, schema: CompiledSchema, secrets: SecretBox): Promise<Answer> {
+  const config = await loadSyncConfig(records, schema, secrets)
   const { source } = config
   return {
     configured: (await records.get(configId)) !== null,
@@ -29,9 +30,10 @@ const restOnly = ['url', 'token_url', 'client_id', 'client_secret'] as const
 /**
  * Checks a configuration against its source type and writes it whole (SyncConfig/campus). The stored
  * secret is kept when the body leaves it out (or sends back "set", as GET answers it) and the token URL
- * is unchanged: a secret never follows the configuration to another server.
+ * is unchanged: a secret never follows the configuration to another server. A new secret is stored
+ * sealed (src/auth/secret-box.ts), never in clear.
  */
-export async function saveConfig(records: RecordService, schema: CompiledSchema, body: Body): Promise<void> {
+export async function saveConfig(records: RecordService, schema: CompiledSchema, secrets: SecretBox, body: Body): Promise<void> {
   const { source } = body
   const stored = await records.get(configId)
   let fields: Record<string, unknown>
@@ -54,7 +56,8 @@ export async function saveConfig(records: RecordService, schema: CompiledSchema,
     const keep = source.client_secret === undefined || source.client_secret === 'set'
     const secret = keep ? (storedTokenUrl === tokenUrl ? stored?.client_secret : undefined) : source.client_secret === 'unset' ? null : source.client_secret
     if (typeof secret !== 'string') throw new BadRequestError('Invalid body: source.client_secret is required for a oneroster-rest source (none is stored for this token URL)')
-    fields = { source_type: source.type, url: source.url, token_url: tokenUrl, client_id: source.client_id, client_secret: secret, path: null }
+    const sealed = keep && SecretBox.isSealed(secret) ? secret : secrets.seal(secret, clientSecretContext)
+    fields = { source_type: source.type, url: source.url, token_url: tokenUrl, client_id: source.client_id, client_secret: sealed, path: null }
   }
   const values = { ...fields, terms: body.terms ?? [], delete_policy: body.delete_policy ?? 'deactivate', max_deactivate_percent: body.max_deactivate_percent ?? 10 }
   if (stored) await records.update(configId, values)

@@ -18,7 +18,7 @@ const summaries = {
 
 /** Campus sync from the institution's OneRoster feed (DESIGN 6.4), for holders of manage_jobs. */
 export const campusSyncRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { jobs, records, schema } = app
+  const { jobs, records, schema, secrets } = app
   const policy = allow.permission('manage_jobs')
   const tags = ['Administration']
 
@@ -33,7 +33,7 @@ export const campusSyncRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     }, async (request, reply) => {
       const { term, dryRun } = request.body
-      const config = await loadSyncConfig(records, schema)
+      const config = await loadSyncConfig(records, schema, secrets)
       if (term !== undefined) checkTerm(term, await sourceTerms(config), config)
       const job = await enqueueCampusSync(jobs, { kind, ...(term !== undefined ? { term } : {}), ...(dryRun ? { dryRun } : {}) }, config.source)
       return reply.code(202).send({ jobId: job.id })
@@ -43,7 +43,7 @@ export const campusSyncRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/api/campus-sync/config', {
     config: { policy },
     schema: { tags, summary: 'The campus sync configuration (the client secret only as set or unset)', querystring: noQuery, response: { 200: ConfigAnswer, ...errorResponses(401, 403) } },
-  }, async () => configAnswer(records, schema))
+  }, async () => configAnswer(records, schema, secrets))
 
   app.put('/api/campus-sync/config', {
     config: { policy },
@@ -52,15 +52,15 @@ export const campusSyncRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: noQuery, body: ConfigBody, response: { 200: ConfigAnswer, ...errorResponses(400, 401, 403) },
     },
   }, async (request) => {
-    await saveConfig(records, schema, request.body)
-    return configAnswer(records, schema)
+    await saveConfig(records, schema, secrets, request.body)
+    return configAnswer(records, schema, secrets)
   })
 
   app.get('/api/campus-sync/terms', {
     config: { policy },
     schema: { tags, summary: "The source's terms and which are synced", querystring: noQuery, response: { 200: TermList, ...errorResponses(401, 403, 502) } },
   }, async () => {
-    const config = await loadSyncConfig(records, schema)
+    const config = await loadSyncConfig(records, schema, secrets)
     const terms = await sourceTerms(config)
     const synced = (code: string) => config.terms.length === 0 || config.terms.includes(code)
     const fromSource = terms.map((t) => ({ code: t.code, title: t.title, start: t.start ?? null, end: t.end ?? null, in_source: true, synced: synced(t.code) }))

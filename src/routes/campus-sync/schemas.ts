@@ -6,7 +6,7 @@ const termCode = Type.String({ pattern: '^[0-9]{2}[FSUW]$', description: 'A term
 const feedUrl = (description: string) => Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000, description: `${description}; http(s), and it may name a private or loopback address` })
 const sourceType = Type.Union([Type.Literal('oneroster-rest'), Type.Literal('oneroster-csv')])
 const deletePolicy = Type.Union([Type.Literal('deactivate'), Type.Literal('keep')], { description: 'deactivate: records the feed drops are marked inactive; keep: left as they are' })
-const percent = Type.Number({ minimum: 0, maximum: 100, description: 'A run that would deactivate more of a kind than this share stops before writing' })
+const percent = Type.Number({ minimum: 0, maximum: 100, description: 'A run that would deactivate more of a kind than this share of its active records synced from the feed stops before writing' })
 
 export const SyncBody = Type.Object({
   term: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: "A term code of the source's academicSessions or of the configured terms" })),

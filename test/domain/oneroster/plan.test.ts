@@ -141,11 +141,37 @@ t.test('more deactivations than max_deactivate_percent of a kind refuse the run'
   const most = planSync('course', current, mapCourses(four.slice(0, 1), system), await options({ maxDeactivatePercent: 50 }))
   t.same(most.refusal, {
     kind: 'course', would_deactivate: 3, active: 4, max_percent: 50,
-    message: 'Refused: the sync would deactivate 3 of 4 active course records (75%), more than the 50% allowed; nothing was written',
+    message: 'Refused: the sync would deactivate 3 of 4 active course records synced from oneroster (75%), more than the 50% allowed; nothing was written',
   })
   t.same(applyPlan(current, most, 'course'), current, 'a refused plan writes nothing')
   const byDefault = planSync('course', current, mapCourses(four.slice(0, 3), system), await options())
   t.equal(byDefault.refusal?.would_deactivate, 1, 'one of four is over the default 10%')
+})
+
+t.test('the guard counts only what the feed owns; hand-entered and other sources\' records are neither deactivated nor counted', async (t) => {
+  const students = Array.from({ length: 10 }, (_, i) => user(i + 1, `s${i}`, 'student'))
+  const owned = applyPlan([], planSync('person', [], mapPeople(students, system), await options()), 'person')
+  const byHand: CurrentRecord[] = Array.from({ length: 90 }, (_, i) => ({ _id: `hand-${i}`, values: { '@type': 'Faculty', campus_id: `hand-${i}` }, refs: {} }))
+  const other: CurrentRecord = { _id: 'banner-1', source: { system: 'banner', sourced_id: 'b1' }, values: { '@type': 'Staff', campus_id: 'net-b1' }, refs: {} }
+  const current = [...owned, ...byHand, other]
+  const ending = (ids: string[]) => mapPeople([...students.filter((u) => !ids.includes(u.sourcedId)), ...students.filter((u) => ids.includes(u.sourcedId)).map((u) => ({ ...u, status: 'tobedeleted' as const }))], system)
+
+  const two = planSync('person', current, ending(['s0', 's1']), await options())
+  t.match(two.refusal, { would_deactivate: 2, active: 10 }, '2 of the 10 synced students is 20%, whatever else is on record')
+  t.match(two.refusal?.message, /2 of 10 active person records synced from oneroster \(20%\)/)
+  const one = planSync('person', current, ending(['s0']), await options())
+  t.equal(one.refusal, undefined, '1 of 10 is within 10%')
+  t.same(one.deactivate.map((d) => d._id), ['person-s0'])
+
+  const byKey = mapPeople([user(1, 'x1', 'teacher', { identifier: 'hand-3', status: 'tobedeleted' }), user(2, 'x2', 'aide', { identifier: 'net-b1', status: 'tobedeleted' })], system)
+  const foreign = planSync('person', current, byKey, await options({ mode: 'delta', maxDeactivatePercent: 100 }))
+  t.same(foreign.deactivate, [], 'a tobedeleted row matching a hand-entered or other-source record by campus id ends neither')
+  t.same(foreign.skipped.map((s) => [s.sourced_id, s.reason]), [
+    ['x1', 'tobedeleted, and the record on file was not synced from oneroster'],
+    ['x2', 'tobedeleted, and the record on file was not synced from oneroster'],
+  ])
+  const bulk = planSync('person', current, mapPeople(students, system), await options({ maxDeactivatePercent: 100 }))
+  t.same(bulk.deactivate, [], 'a bulk feed without them leaves them too')
 })
 
 t.test('people match by sourcedId, then campus_id, never by email alone; self-edited fields are kept', async (t) => {
