@@ -1,9 +1,8 @@
 import type { Principal } from '../auth/plugin.js'
 import {
-  activeStage, decide, delegate, resubmit, start, withdraw,
+  activeStage, barred, decide, delegate, exclude, resubmit, start, withdraw,
   type Actor, type Outcome, type WorkflowDefinition,
 } from '../domain/workflow/index.js'
-import { barred } from '../domain/workflow/definition.js'
 import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.js'
 import type { People } from '../privacy/relations.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
@@ -17,7 +16,7 @@ import { Definitions } from './definitions.js'
 import { WorkflowConflictError } from './errors.js'
 import { callerOf, workflowIdsOfUsers, type Caller } from './identity.js'
 import { Instances, refusalError, type Acted } from './persistence.js'
-import { domainSpec, type DomainSpec, type WorkflowDomainKey } from './registry.js'
+import { conflictsOf, domainSpec, type DomainSpec, type WorkflowDomainKey } from './registry.js'
 import { Projector } from './repair.js'
 import type {
   ActionResult, DecideBody, DelegateBody, EntityView, HistoryItem, InstanceSummary, ListQuery, Page,
@@ -101,8 +100,8 @@ export class WorkflowService {
   }
 
   /**
-   * Which of the caller's ids acts on the instance: one the engine must refuse (the submitter, the
-   * excluded), else one asked in the current round (pending first), else the caller's own id.
+   * Which of the caller's ids acts on the instance: one the engine must refuse (the submitter, whom the
+   * entity is about, a nominator), else one asked in the current round (pending first), else the caller's own id.
    */
   private actorFor(caller: Caller, instance: StoredInstance): Actor {
     const admin = caller.admin
@@ -232,7 +231,7 @@ export class WorkflowService {
       const definition = await this.definitionsStore.current(spec.domain)
       const directory = await this.approvers.directory(spec, entity, definition)
       const outcome = start({
-        definition, entity: entity._id, submitter: caller.id, excluded: spec.excluded(entity), directory, now,
+        definition, entity: entity._id, submitter: caller.id, excluded: conflictsOf(spec, entity), directory, now,
         ...(comment !== undefined ? { comment } : {}),
       })
       if (!outcome.ok) throw refusalError(outcome, null)
@@ -252,10 +251,15 @@ export class WorkflowService {
     }
     const definition = await this.definitionsStore.of(instance)
     const directory = await this.approvers.directory(spec, entity, definition)
-    return this.instancesStore.act(instance._id, (current) => resubmit(current, definition, { actor, directory, now, ...(comment !== undefined ? { comment } : {}) }))
+    const conflicts = conflictsOf(spec, entity)
+    return this.instancesStore.act(instance._id, (current) =>
+      resubmit(exclude(current, conflicts), definition, { actor, directory, now, ...(comment !== undefined ? { comment } : {}) }))
   }
 
-  /** Runs an engine action on the entity's instance, then brings the entity in step with it. */
+  /**
+   * Runs an engine action on the entity's instance, then brings the entity in step with it. The action
+   * sees everyone the entity names in its conflict fields now among the excluded (registry.ts).
+   */
   private async act(
     spec: DomainSpec, caller: Caller, id: string,
     run: (current: StoredInstance, definition: WorkflowDefinition, entity: ApiRecord) => Promise<(current: StoredInstance) => Outcome<StoredInstance>>,
@@ -264,7 +268,8 @@ export class WorkflowService {
     if (!instance) throw new WorkflowConflictError(`${id} is ${entity.status}; it has not been submitted`, null, entity as unknown as EntityView)
     const definition = await this.definitionsStore.of(instance)
     const action = await run(instance, definition, entity)
-    const acted = await this.instancesStore.act(instance._id, action)
+    const conflicts = conflictsOf(spec, entity)
+    const acted = await this.instancesStore.act(instance._id, (current) => action(exclude(current, conflicts)))
     return { entity: await this.projector.project(spec, id), instance: acted.instance }
   }
 

@@ -3,7 +3,7 @@
  * action to the next instance or a refusal. No I/O; the caller passes the time and who holds each role.
  */
 export * from './types.js'
-export { checkDefinition, approversOf } from './definition.js'
+export { checkDefinition, approversOf, barred, exclude } from './definition.js'
 export { maxCommentLength } from './result.js'
 export { start, resubmit, dueAt, type StartInput, type ResubmitInput } from './rounds.js'
 export { decide, type DecideInput } from './decide.js'

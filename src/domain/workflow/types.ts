@@ -92,7 +92,7 @@ export interface WorkflowInstance {
   readonly domain: string
   readonly entity: string
   readonly submitter: string
-  /** People who may not decide besides the submitter (a nomination's nominator). */
+  /** People who may not decide besides the submitter: whom the entity is about, a nomination's nominator. */
   readonly excluded: readonly string[]
   readonly status: InstanceStatus
   readonly round: number
