@@ -9,5 +9,6 @@ export { start, resubmit, dueAt, type StartInput, type ResubmitInput } from './r
 export { decide, type DecideInput } from './decide.js'
 export { delegate, type DelegateInput } from './delegate.js'
 export { withdraw, type WithdrawInput } from './withdraw.js'
+export { voidApproval, type VoidInput } from './void.js'
 export { markOverdue, escalate, escalatesAt, systemActor } from './overdue.js'
 export { stageOutcome, entityStatusOf, milestoneStatusOf, isFinal, activeStage, pendingApprovals, approvalsOfRound, type StageOutcome } from './status.js'
