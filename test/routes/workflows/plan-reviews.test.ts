@@ -94,6 +94,18 @@ t.test('two writers of an approved plan: each is applied or 409, and the approva
   t.equal((await historyOf(d, d.admin, first.id)).filter((h) => h.action === 'voided').length, 1, 'voided exactly once')
 })
 
+t.test('two submissions of one plan at once: one review starts, the other is a 409', async (t) => {
+  const d = await workflowDepartment(t)
+  // All by the student: an advisor or admin submitting would be barred from their own stage here.
+  const answers = await Promise.all([1, 2, 3].map(() => d.callers.una({ method: 'POST', url: base, payload: { plan: d.plan } })))
+  const started = answers.filter((a) => a.statusCode === 201)
+  t.equal(started.length, 1, `one review starts (${answers.map((a) => a.statusCode).join(', ')})`)
+  t.ok(answers.every((a) => a.statusCode === 201 || a.statusCode === 409), 'the others are conflicts')
+  const reviews = (await d.admin({ method: 'GET', url: `${base}?limit=200` })).json().items as { _id: string; status: string }[]
+  t.same(reviews.filter((r) => r.status === 'submitted').map((r) => r._id), [started[0]!.json()._id], 'one review in progress')
+  t.equal((await planOf(d, d.plan)).review, started[0]!.json()._id, 'and the plan names it')
+})
+
 t.test('an edit racing a submission: the review never runs on a plan changed after it started', async (t) => {
   const d = await workflowDepartment(t)
   for (let i = 0; i < 5; i++) {
