@@ -27,7 +27,8 @@ const voided = (instance: StoredInstance | null) => instance?.history.some((entr
  * (clearing `review`) wins over a late projection of the approval.
  */
 export class PlanReviews implements PlanReviewGate {
-  private readonly cls: ClassDef
+  /** Absent from a schema without the workflow classes, whose plans have no reviews. */
+  private readonly cls: ClassDef | undefined
 
   constructor(
     private readonly records: RecordService,
@@ -37,11 +38,12 @@ export class PlanReviews implements PlanReviewGate {
     private readonly people: People,
     private readonly now: () => Date,
   ) {
-    this.cls = schema.class('MajorPlanApproval')!
+    this.cls = schema.class('MajorPlanApproval')
   }
 
   /** The plan's reviews, oldest first, each with its instance. */
   private async reviewsOf(planId: string): Promise<Review[]> {
+    if (!this.cls) return []
     const entities = await this.records.find(this.cls, { plan: planId }, { sort: [['_created_at', 1], ['_id', 1]] })
     if (!entities.length) return []
     const instances = await this.instances.collection.find({ _id: { $in: entities.map((e) => instanceIdOf(e._id)) } })
