@@ -104,7 +104,6 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   const enrollments = new Enrollments(records, schema)
   const requirements = new DegreeRequirements(records, schema)
   const progress = new DegreeProgress(records, schema, enrollments, requirements)
-  const plans = new StudentPlans(records, schema, enrollments)
   const protectedAccess = new ProtectedAccess(records, people, schema)
   // A periodic rebuild on MongoDB also catches writes made outside the service; other instances' are noticed.
   const search = new SearchService(records, schema, log, config.searchRefreshMs ?? (store.kind === 'mongodb' ? 60_000 : 0), cluster.notices)
@@ -117,6 +116,7 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   const customTokens = new CustomTokens(keys, config, oneTime)
   await store.ensureIndexes(instancesCollection, instanceIndexes)
   const workflows = new WorkflowService({ store, records, schema, people })
+  const plans = new StudentPlans(records, schema, enrollments, workflows.planReviews)
   // Before serving: the seeded definitions exist, and no entity is left out of step with its instance
   // (a schema without workflow classes, as tests of the schema compiler use, has neither to do).
   if (schema.class('Workflow')) {

@@ -1,6 +1,7 @@
 import { isPassing } from '../domain/grades.js'
 import { planWarnings, type PlanCourse, type PlannedEntry, type PlanWarning } from '../domain/plan-warnings.js'
-import { BadRequestError } from '../errors.js'
+import type { Principal } from '../auth/plugin.js'
+import { BadRequestError, ConflictError } from '../errors.js'
 import type { Enrollments } from '../privacy/enrollments.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
@@ -17,7 +18,23 @@ export type PlanWithWarnings = ApiRecord & { readonly warnings: readonly PlanWar
 const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : [])
 
 /** Set only by a major-plan approval (src/workflows), never by a plan's own writer. */
-const approvalFields = ['approved_at', 'approval']
+const approvalFields = ['approved_at', 'approval', 'review']
+
+/** What an edit of an approved plan clears: it no longer carries the approval, nor names the review. */
+const voidedFields = { approved_at: null, approval: null, review: null }
+
+/**
+ * What the plan's major-plan reviews allow (src/workflows/plan-reviews.ts, DESIGN 6.2): no change
+ * while a review is in progress; a change to an approved plan voids the approval.
+ */
+export interface PlanReviewGate {
+  /** Refuses (409 naming the review) while the plan is under review; else the approval a change voids, if any. */
+  voidedBy(plan: ApiRecord): Promise<string | undefined>
+  /** Records in that approval's history that a change by `by` voided it. */
+  recordVoid(approval: string, plan: ApiRecord, by: Principal | undefined): Promise<void>
+  /** Refuses (409) to delete a plan under review, or one that has been reviewed. */
+  checkRemovable(plan: ApiRecord): Promise<void>
+}
 
 function refuseApprovalFields(input: Record<string, unknown>): void {
   const field = approvalFields.find((f) => input[f] !== undefined)
@@ -33,7 +50,9 @@ export class StudentPlans {
   readonly cls: ClassDef
   private readonly course: ClassDef
 
-  constructor(private readonly records: RecordService, schema: CompiledSchema, private readonly enrollments: Enrollments) {
+  constructor(
+    private readonly records: RecordService, schema: CompiledSchema, private readonly enrollments: Enrollments, private readonly reviews: PlanReviewGate,
+  ) {
     this.cls = schema.class('StudentPlan')!
     this.course = schema.class('Course')!
   }
@@ -54,17 +73,28 @@ export class StudentPlans {
     return plan!
   }
 
-  /** A plan stays with its student: a `student` other than the plan's own is refused, never applied. */
-  async update(student: ApiRecord, plan: ApiRecord, patch: Record<string, unknown>, options: { expectVersion?: number }): Promise<PlanWithWarnings> {
+  /**
+   * A plan stays with its student: a `student` other than the plan's own is refused, never applied. The
+   * write is a compare-and-set on the version the reviews were checked against, so a review that
+   * started or an approval that landed in between makes it a 409 to read again.
+   */
+  async update(student: ApiRecord, plan: ApiRecord, patch: Record<string, unknown>, options: { expectVersion?: number; by?: Principal }): Promise<PlanWithWarnings> {
     refuseApprovalFields(patch)
     if (patch.student !== undefined && patch.student !== plan.student) {
       throw new BadRequestError(`'student' cannot change: a plan stays with ${String(plan.student)}; create a new plan for another student`)
     }
-    const [updated] = await this.withWarnings(student, [await this.records.update(plan._id, patch, options)])
+    if (options.expectVersion !== undefined && options.expectVersion !== plan._version) {
+      throw new ConflictError(`${plan._id} is at version ${plan._version}, not ${options.expectVersion}; read it again`, { etag: `"${plan._version}"` })
+    }
+    const voids = await this.reviews.voidedBy(plan)
+    const written = await this.records.update(plan._id, voids ? { ...patch, ...voidedFields } : patch, { expectVersion: plan._version })
+    if (voids) await this.reviews.recordVoid(voids, plan, options.by)
+    const [updated] = await this.withWarnings(student, [written])
     return updated!
   }
 
   async remove(plan: ApiRecord): Promise<void> {
+    await this.reviews.checkRemovable(plan)
     await this.records.remove(plan._id)
   }
 

@@ -1,6 +1,5 @@
 import type { Principal } from '../auth/plugin.js'
-import { approversOf } from '../domain/workflow/index.js'
-import { barred } from '../domain/workflow/definition.js'
+import { approversOf, barred, exclude } from '../domain/workflow/index.js'
 import { ForbiddenError, NotFoundError } from '../errors.js'
 import type { People } from '../privacy/relations.js'
 import type { RecordService } from '../records/service.js'
@@ -9,7 +8,7 @@ import type { Approvers } from './approvers.js'
 import type { Definitions } from './definitions.js'
 import { callerOf, type Caller } from './identity.js'
 import type { Instances } from './persistence.js'
-import { domainSpec, type WorkflowDomainKey } from './registry.js'
+import { conflictsOf, domainSpec, type WorkflowDomainKey } from './registry.js'
 import type {
   DefinitionInput, InstanceDetail, InstanceQuery, Page, StageInstanceView, StoredDefinition, StoredInstance,
 } from './types.js'
@@ -97,9 +96,10 @@ export class WorkflowCatalog {
     const entity = await this.deps.records.get(instance.entity)
     const to = instance.status === 'in_review' ? instance.stages.filter((s) => s.status === 'waiting') : []
     const directory = to.length && entity ? await this.deps.approvers.directory(spec, entity, definition) : { roles: {} }
+    const barredPeople = barred(exclude(instance, entity ? conflictsOf(spec, entity) : []))
     const preview = to.map((stage) => {
       const def = definition.stages.find((d) => d.key === stage.key)!
-      return { key: def.key, name: def.name, approver_role: def.approver_role, policy: def.policy, status: stage.status, approvers: approversOf(def, directory, barred(instance)) }
+      return { key: def.key, name: def.name, approver_role: def.approver_role, policy: def.policy, status: stage.status, approvers: approversOf(def, directory, barredPeople) }
     })
     return { ...instance, preview }
   }

@@ -55,8 +55,11 @@ export interface DomainSpec {
   title(entity: EntityFields): string
   /** The student the entity is about, whose advisors and committee the stages ask; none for nominations. */
   student(entity: EntityFields): string | undefined
-  /** People besides the submitter who may never decide on it (a nomination's nominator). */
-  excluded(entity: EntityFields): string[]
+  /**
+   * Fields naming the people who may never decide on the entity (DESIGN 6.3, conflicts of interest):
+   * whom it is about (the student, the applicant, the nominee) and who proposed it (the nominator).
+   */
+  readonly conflictFields: readonly string[]
   /** Advisors named on the entity itself, asked in place of the student's advisors. */
   advisors(entity: EntityFields): string[]
   /**
@@ -75,42 +78,48 @@ const full: CrudRoutes = { list: true, create: true, get: true, update: true, de
 const rows: readonly DomainSpec[] = [
   {
     domain: 'honors_thesis', entityClass: 'ThesisRequest', base: '/api/thesis/requests', pendingPath: '/api/thesis/pending-approvals',
-    workflowName: 'Honors thesis approval', ownerField: 'student', submitterRule: 'student', decisionStyle: 'thesis', crud: full, listFilters: { student: 'student' },
-    title: (e) => text(e.title), student: (e) => id(e.student), excluded: () => [], advisors: (e) => ids(e.advisor),
+    workflowName: 'Honors thesis approval', ownerField: 'student', conflictFields: ['student'], submitterRule: 'student', decisionStyle: 'thesis', crud: full,
+    listFilters: { student: 'student' },
+    title: (e) => text(e.title), student: (e) => id(e.student), advisors: (e) => ids(e.advisor),
   },
   {
     domain: 'independent_research', entityClass: 'IndependentResearchRequest', base: '/api/independent-research/requests',
     pendingPath: '/api/independent-research/pending-approvals', workflowName: 'Independent research approval', ownerField: 'student',
-    submitterRule: 'student', decisionStyle: 'decision', crud: full, listFilters: { student: 'student' },
-    title: (e) => text(e.title), student: (e) => id(e.student), excluded: () => [], advisors: (e) => ids(e.supervisor),
+    conflictFields: ['student'], submitterRule: 'student', decisionStyle: 'decision', crud: full, listFilters: { student: 'student' },
+    title: (e) => text(e.title), student: (e) => id(e.student), advisors: (e) => ids(e.supervisor),
   },
   {
     domain: 'fellowships', entityClass: 'FellowshipApplication', base: '/api/fellowships/applications', pendingPath: '/api/fellowships/pending-approvals',
-    workflowName: 'Fellowship application review', ownerField: 'applicant', submitterRule: 'self', decisionStyle: 'decision', crud: full,
+    workflowName: 'Fellowship application review', ownerField: 'applicant', conflictFields: ['applicant'], submitterRule: 'self', decisionStyle: 'decision', crud: full,
     listFilters: { applicant: 'applicant' },
-    title: (e) => text(e.fellowship), student: (e) => id(e.applicant), excluded: () => [], advisors: () => [],
+    title: (e) => text(e.fellowship), student: (e) => id(e.applicant), advisors: () => [],
     committeeGroup: 'Fellowship committee',
   },
   {
     domain: 'award_nominations', entityClass: 'AwardNomination', base: '/api/award-nominations/nominations',
     pendingPath: '/api/award-nominations/pending-approvals', workflowName: 'Award nomination review', ownerField: 'nominator',
-    submitterRule: 'nominator', decisionStyle: 'decision', crud: full, listFilters: { nominee: 'nominee', nominator: 'nominator' },
-    title: (e) => text(e.award), student: () => undefined, excluded: (e) => ids(e.nominator), advisors: () => [],
+    conflictFields: ['nominee', 'nominator'], submitterRule: 'nominator', decisionStyle: 'decision', crud: full, listFilters: { nominee: 'nominee', nominator: 'nominator' },
+    title: (e) => text(e.award), student: () => undefined, advisors: () => [],
     committeeGroup: 'Awards committee',
   },
   {
     domain: 'major_plans', entityClass: 'MajorPlanApproval', base: '/api/major-plan-approvals', pendingPath: '/api/major-plan-approvals/pending-approvals',
-    workflowName: 'Major plan approval', ownerField: 'student', submitterRule: 'student', decisionStyle: 'decision',
+    workflowName: 'Major plan approval', ownerField: 'student', conflictFields: ['student'], submitterRule: 'student', decisionStyle: 'decision',
     crud: { list: true, create: true, get: true, update: false, delete: false, submit: false }, listFilters: { student: 'student' },
-    title: (e) => `Plan ${text(e.plan)}`, student: (e) => id(e.student), excluded: () => [], advisors: () => [],
+    title: (e) => `Plan ${text(e.plan)}`, student: (e) => id(e.student), advisors: () => [],
   },
   {
     domain: 'graduate_milestones', entityClass: 'GraduateMilestone', base: '/api/graduate-milestones', pendingPath: '/api/graduate-milestones/pending-approvals',
-    workflowName: 'Graduate milestone approval', ownerField: 'student', submitterRule: 'student', decisionStyle: 'decision',
+    workflowName: 'Graduate milestone approval', ownerField: 'student', conflictFields: ['student'], submitterRule: 'student', decisionStyle: 'decision',
     crud: { list: true, create: true, get: true, update: true, delete: false, submit: true }, listFilters: { student: 'student' },
-    title: (e) => text(e.title), student: (e) => id(e.student), excluded: () => [], advisors: () => [],
+    title: (e) => text(e.title), student: (e) => id(e.student), advisors: () => [],
   },
 ]
+
+/** The people a domain's entity names in its conflict fields: none of them decides on it. */
+export function conflictsOf(spec: DomainSpec, entity: EntityFields): string[] {
+  return [...new Set(ids(...spec.conflictFields.map((field) => entity[field])))]
+}
 
 export const registry: ReadonlyMap<WorkflowDomainKey, DomainSpec> = new Map(rows.map((row) => [row.domain, row]))
 

@@ -1,10 +1,9 @@
 import type { Principal } from '../auth/plugin.js'
 import {
-  activeStage, decide, delegate, resubmit, start, withdraw,
+  activeStage, barred, decide, delegate, exclude, resubmit, start, withdraw,
   type Actor, type Outcome, type WorkflowDefinition,
 } from '../domain/workflow/index.js'
-import { barred } from '../domain/workflow/definition.js'
-import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.js'
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors.js'
 import type { People } from '../privacy/relations.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
@@ -13,11 +12,12 @@ import { canSee, checkMayWrite, visibleFilter } from './access.js'
 import { Approvers } from './approvers.js'
 import { WorkflowCatalog } from './catalog.js'
 import { OverdueSweep } from './overdue.js'
+import { PlanReviews } from './plan-reviews.js'
 import { Definitions } from './definitions.js'
 import { WorkflowConflictError } from './errors.js'
 import { callerOf, workflowIdsOfUsers, type Caller } from './identity.js'
 import { Instances, refusalError, type Acted } from './persistence.js'
-import { domainSpec, type DomainSpec, type WorkflowDomainKey } from './registry.js'
+import { conflictsOf, domainSpec, type DomainSpec, type WorkflowDomainKey } from './registry.js'
 import { Projector } from './repair.js'
 import type {
   ActionResult, DecideBody, DelegateBody, EntityView, HistoryItem, InstanceSummary, ListQuery, Page,
@@ -70,6 +70,8 @@ export class WorkflowService {
   readonly catalog: WorkflowCatalog
   /** The maintenance job's sweep of approvals past their due time. */
   readonly overdue: OverdueSweep
+  /** What a plan's major-plan reviews allow its writers (StudentPlans). */
+  readonly planReviews: PlanReviews
 
   constructor(deps: WorkflowServiceDeps) {
     this.records = deps.records
@@ -81,6 +83,7 @@ export class WorkflowService {
     this.approvers = new Approvers(deps.store, deps.records, deps.schema)
     this.projector = new Projector(deps.records, deps.schema, this.instancesStore, (spec, entity) => this.onApproved(spec, entity))
     this.overdue = new OverdueSweep(this.instancesStore, this.definitionsStore, this.approvers)
+    this.planReviews = new PlanReviews(deps.records, deps.schema, this.instancesStore, this.definitionsStore, deps.people, this.now)
     this.catalog = new WorkflowCatalog({ records: deps.records, people: deps.people, definitions: this.definitionsStore, instances: this.instancesStore, approvers: this.approvers })
   }
 
@@ -101,8 +104,8 @@ export class WorkflowService {
   }
 
   /**
-   * Which of the caller's ids acts on the instance: one the engine must refuse (the submitter, the
-   * excluded), else one asked in the current round (pending first), else the caller's own id.
+   * Which of the caller's ids acts on the instance: one the engine must refuse (the submitter, whom the
+   * entity is about, a nominator), else one asked in the current round (pending first), else the caller's own id.
    */
   private actorFor(caller: Caller, instance: StoredInstance): Actor {
     const admin = caller.admin
@@ -133,7 +136,11 @@ export class WorkflowService {
     return await this.records.create(spec.entityClass, fields) as unknown as EntityView
   }
 
-  /** A major plan is submitted as it is made: POST {plan} names the plan; its student and degree follow from it. */
+  /**
+   * A major plan is submitted as it is made: POST {plan} names the plan; its student and degree follow
+   * from it. One review of a plan at a time; the review is fenced on the plan (plan-reviews.ts), and a
+   * plan edited while it was being submitted withdraws the review it started.
+   */
   private async submitPlan(spec: DomainSpec, caller: Caller, body: Readonly<Record<string, unknown>>): Promise<ActionResult> {
     const planId = body.plan
     if (typeof planId !== 'string' || !planId) throw new BadRequestError('plan: required, the id of a StudentPlan')
@@ -141,9 +148,20 @@ export class WorkflowService {
     if (!plan) throw new BadRequestError(`plan: no StudentPlan ${planId}`)
     const fields = { plan: plan._id, student: plan.student, degree: plan.target_degree }
     await checkMayWrite(spec, caller, fields, this.records)
+    const open = await this.planReviews.inReview(plan._id)
+    if (open) throw new ConflictError(`${plan._id} is already under review in ${open}; one review of a plan at a time`)
     const entity = await this.records.create(spec.entityClass, { ...fields, status: 'draft' })
     try {
-      return await this.submitEntity(spec, caller, entity, undefined)
+      const acted = await this.recordSubmission(spec, caller, entity, undefined)
+      if (!(await this.planReviews.fence(plan, entity._id))) {
+        const definition = await this.definitionsStore.of(acted.instance)
+        await this.instancesStore.act(acted.instance._id, (current) => withdraw(current, definition, {
+          actor: { id: current.submitter }, now: this.now(), comment: `${plan._id} changed while it was being submitted`,
+        }))
+        await this.projector.project(spec, entity._id)
+        throw new ConflictError(`${plan._id} changed while it was being submitted, so ${entity._id} was withdrawn; submit the plan again`)
+      }
+      return { entity: await this.projector.project(spec, entity._id), instance: acted.instance }
     } catch (error) {
       // Nothing was submitted: the request leaves no draft behind.
       if (!(await this.instancesStore.ofEntity(entity._id))) await this.records.remove(entity._id)
@@ -232,7 +250,7 @@ export class WorkflowService {
       const definition = await this.definitionsStore.current(spec.domain)
       const directory = await this.approvers.directory(spec, entity, definition)
       const outcome = start({
-        definition, entity: entity._id, submitter: caller.id, excluded: spec.excluded(entity), directory, now,
+        definition, entity: entity._id, submitter: caller.id, excluded: conflictsOf(spec, entity), directory, now,
         ...(comment !== undefined ? { comment } : {}),
       })
       if (!outcome.ok) throw refusalError(outcome, null)
@@ -252,10 +270,15 @@ export class WorkflowService {
     }
     const definition = await this.definitionsStore.of(instance)
     const directory = await this.approvers.directory(spec, entity, definition)
-    return this.instancesStore.act(instance._id, (current) => resubmit(current, definition, { actor, directory, now, ...(comment !== undefined ? { comment } : {}) }))
+    const conflicts = conflictsOf(spec, entity)
+    return this.instancesStore.act(instance._id, (current) =>
+      resubmit(exclude(current, conflicts), definition, { actor, directory, now, ...(comment !== undefined ? { comment } : {}) }))
   }
 
-  /** Runs an engine action on the entity's instance, then brings the entity in step with it. */
+  /**
+   * Runs an engine action on the entity's instance, then brings the entity in step with it. The action
+   * sees everyone the entity names in its conflict fields now among the excluded (registry.ts).
+   */
   private async act(
     spec: DomainSpec, caller: Caller, id: string,
     run: (current: StoredInstance, definition: WorkflowDefinition, entity: ApiRecord) => Promise<(current: StoredInstance) => Outcome<StoredInstance>>,
@@ -264,7 +287,8 @@ export class WorkflowService {
     if (!instance) throw new WorkflowConflictError(`${id} is ${entity.status}; it has not been submitted`, null, entity as unknown as EntityView)
     const definition = await this.definitionsStore.of(instance)
     const action = await run(instance, definition, entity)
-    const acted = await this.instancesStore.act(instance._id, action)
+    const conflicts = conflictsOf(spec, entity)
+    const acted = await this.instancesStore.act(instance._id, (current) => action(exclude(current, conflicts)))
     return { entity: await this.projector.project(spec, id), instance: acted.instance }
   }
 
@@ -380,11 +404,9 @@ export class WorkflowService {
     return this.definitionsStore.seed()
   }
 
-  /** An approved major plan marks its plan approved, once. */
+  /** An approved major plan marks its plan approved, once, unless the plan changed since (plan-reviews.ts). */
   private async onApproved(spec: DomainSpec, entity: ApiRecord): Promise<void> {
-    if (spec.domain !== 'major_plans' || typeof entity.plan !== 'string') return
-    const plan = await this.records.get(entity.plan)
-    if (plan && plan.approved_at === undefined) await this.records.update(plan._id, { approved_at: this.now().toISOString(), approval: entity._id })
+    if (spec.domain === 'major_plans') await this.planReviews.markApproved(entity)
   }
 }
 

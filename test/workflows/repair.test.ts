@@ -47,6 +47,31 @@ t.test('a death after a final decision: the sweep approves the entity and marks 
   t.equal((await records.get(plan))?.approval, request._id, 'the plan is marked approved by the repair')
 })
 
+t.test('a plan changed after its final decision but before the approval was projected: the sweep approves the entity, not the plan', async (t) => {
+  const d = await workflowDepartment(t)
+  const { workflows, as, ids, records, app } = d
+  const degree = (await records.create('Degree', { name: 'Biology', degree_type: 'BS' }))._id
+  const student = (await records.get(ids.una))!
+  const plan = await app.plans.create(student, { student: ids.una, plan_name: 'Main', target_degree: degree, planned_courses: [] })
+  const request = await workflows.create('major_plans', as('una'), { plan: plan._id })
+  await workflows.decide('major_plans', as('fay'), request._id, { decision: 'approve' })
+  await workflows.decide('major_plans', as('fred'), request._id, { decision: 'approve' })
+  const instance = (await workflows.instancesStore.ofEntity(request._id))!
+  const definition = (await workflows.definitionsStore.byId(instance.workflow))!
+  // The admin's approval written to the instance only; the process dies before the projection.
+  await workflows.instancesStore.act(instance._id, (current) =>
+    decide(current, definition, { actor: { id: ids.admin, admin: true }, decision: 'approve', directory: { roles: {} }, now: new Date() }))
+  const fenced = (await records.get(plan._id))!
+  t.equal(fenced.review, request._id, 'the plan names its review')
+  const changed = await app.plans.update(student, fenced, { plan_name: 'Changed' }, { by: as('una') })
+  t.equal(changed.review, undefined, 'the change voids the approval before the plan ever carried it')
+  t.same(await workflows.repair(), { repaired: 1 })
+  t.equal((await records.get(request._id))?.status, 'approved')
+  const after = (await records.get(plan._id))!
+  t.same([after.approval, after.approved_at, after.plan_name], [undefined, undefined, 'Changed'], 'the late projection does not mark the changed plan')
+  t.match((await workflows.history('major_plans', as('una'), request._id)).items.at(-1), { action: 'voided', actor: ids.una })
+})
+
 t.test('an entity submitted with no instance returns to draft', async (t) => {
   const { workflows, as, ids, records } = await workflowDepartment(t)
   const draft = await workflows.create('honors_thesis', as('una'), thesis(ids.una, ids.fay))

@@ -84,7 +84,7 @@ export function decide<I extends WorkflowInstance>(instance: I, definition: Work
   if (barred(instance).has(actor.id)) {
     return refuse('forbidden', actor.id === instance.submitter
       ? 'no one decides on their own submission'
-      : 'no one decides on an entity they are excluded from (a nomination they made)')
+      : 'conflict of interest: no one decides on an entity about them or on a nomination they made, admins included')
   }
   const stage = targetStage(instance, input)
   if ('ok' in stage) return stage

@@ -33,9 +33,22 @@ export function checkRuns(instance: WorkflowInstance, definition: WorkflowDefini
   return refuse('invalid', `the instance runs ${instance.workflow} version ${instance.workflow_version}, not ${definition._id} version ${definition.version}`, 'workflow')
 }
 
-/** Everyone who may never decide on the instance: the submitter and the excluded (a nominator). */
+/**
+ * Everyone who may never decide on the instance: the submitter and the excluded (whom the entity is
+ * about, and a nomination's nominator).
+ */
 export function barred(instance: Pick<WorkflowInstance, 'submitter' | 'excluded'>): ReadonlySet<string> {
   return new Set([instance.submitter, ...instance.excluded])
+}
+
+/**
+ * The instance with `people` among its excluded as well. Those an entity names now (an edited nominee,
+ * or an instance stored before its domain named them) are barred on top of those named at submission:
+ * once excluded, always excluded for that instance.
+ */
+export function exclude<I extends WorkflowInstance>(instance: I, people: readonly string[]): I {
+  const added = people.filter((person) => person !== instance.submitter && !instance.excluded.includes(person))
+  return added.length ? { ...instance, excluded: [...instance.excluded, ...new Set(added)] } : instance
 }
 
 /** The people a stage asks, each once, leaving out those barred from deciding. */

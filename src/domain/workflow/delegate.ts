@@ -16,7 +16,7 @@ export interface DelegateInput {
 /**
  * An approver asked by the stage's role hands their decision to someone else, one level only: the
  * approval becomes `delegated`, and the delegate gets a pending approval on behalf of the approver.
- * Never to oneself, to the submitter or someone excluded, or to someone already asked in the stage
+ * Never to oneself, to the submitter or someone excluded (whom the entity is about, a nominator), or to someone already asked in the stage
  * (which rules out handing it back to a delegator); a delegate cannot delegate again.
  */
 export function delegate<I extends WorkflowInstance>(instance: I, definition: WorkflowDefinition, input: DelegateInput): Outcome<I> {
@@ -25,6 +25,7 @@ export function delegate<I extends WorkflowInstance>(instance: I, definition: Wo
   const { actor, to } = input
   if (!to) return refuse('invalid', 'name the person to delegate to', 'to')
   if (to === actor.id) return refuse('invalid', 'no one delegates to themselves', 'to')
+  if (barred(instance).has(actor.id)) return refuse('forbidden', 'conflict of interest: someone barred from deciding on this entity does not hand the decision on either')
   const key = input.stage ?? instance.current_stage
   const stage = instance.stages.find((s) => s.key === key)
   if (!stage) return refuse('not_found', `the workflow has no stage ${key}`, 'stage')
@@ -40,7 +41,9 @@ export function delegate<I extends WorkflowInstance>(instance: I, definition: Wo
   if (mine.source !== 'role') return refuse('forbidden', `an approver added by ${mine.source} cannot delegate`)
   if (mine.status !== 'pending') return refuse('conflict', `already ${mine.status.replace('_', ' ')} in stage ${stage.key} of round ${instance.round}`)
   if (stage.status !== 'active') return refuse('conflict', `stage ${stage.key} is ${stage.status}`)
-  if (barred(instance).has(to)) return refuse('forbidden', 'no one delegates to the submitter or to someone excluded from deciding', 'to')
+  if (barred(instance).has(to)) {
+    return refuse('forbidden', 'conflict of interest: no one delegates to the submitter, to whom the entity is about or to a nomination\'s nominator', 'to')
+  }
   if (approvals.some((a) => a.approver === to)) return refuse('conflict', `${to} is already asked in stage ${stage.key}`, 'to')
 
   const draft = draftOf(instance)

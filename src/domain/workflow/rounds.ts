@@ -44,7 +44,7 @@ export interface StartInput {
   /** Id of the entity submitted. */
   readonly entity: string
   readonly submitter: string
-  /** People who may not decide besides the submitter: a nomination's nominator. */
+  /** People who may not decide besides the submitter: whom the entity is about, a nomination's nominator. */
   readonly excluded?: readonly string[]
   readonly directory: ApproverDirectory
   readonly now: Date

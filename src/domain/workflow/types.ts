@@ -29,7 +29,7 @@ export type MilestoneStatus = (typeof milestoneStatuses)[number]
 
 export const workflowActions = [
   'submit', 'resubmit', 'approve', 'reject', 'request_revision', 'delegate', 'withdraw',
-  'override_approve', 'override_reject', 'override_request_revision', 'overdue', 'escalate',
+  'override_approve', 'override_reject', 'override_request_revision', 'overdue', 'escalate', 'voided',
 ] as const
 export type WorkflowAction = (typeof workflowActions)[number]
 
@@ -92,7 +92,7 @@ export interface WorkflowInstance {
   readonly domain: string
   readonly entity: string
   readonly submitter: string
-  /** People who may not decide besides the submitter (a nomination's nominator). */
+  /** People who may not decide besides the submitter: whom the entity is about, a nomination's nominator. */
   readonly excluded: readonly string[]
   readonly status: InstanceStatus
   readonly round: number

@@ -76,14 +76,16 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { policy: allow.signedIn },
     schema: {
       tags, summary: 'Change a plan', params: planParams, headers: ifMatch, querystring: noQuery,
-      description: `${described} Send the fields to change; planned_courses is replaced whole. A plan cannot move to another student.`,
+      description: `${described} Send the fields to change; planned_courses is replaced whole. A plan cannot move to another student. `
+        + 'A plan whose major-plan approval is in review does not change (409 naming the review); changing an approved plan voids its approval, and the plan needs a new review.',
       body: recordBody(schema.builder.classSchema(plans.cls.name, 'update')),
       response: { 200: Plan, ...errorResponses(400, 401, 403, 404, 409, 413) },
     },
   }, async (request, reply) => {
     const { plan, student } = await openPlan(request, request.params.id)
     const expectVersion = versionFrom(request.headers['if-match'])
-    const updated = await plans.update(student, plan, request.body, expectVersion === undefined ? {} : { expectVersion })
+    const by = principalOf(request)
+    const updated = await plans.update(student, plan, request.body, expectVersion === undefined ? { by } : { expectVersion, by })
     reply.header('etag', `"${updated._version}"`)
     return updated
   })
@@ -91,8 +93,9 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete('/api/student-plans/:id', {
     config: { policy: allow.signedIn },
     schema: {
-      tags, summary: 'Delete a plan', description: described, params: planParams, querystring: noQuery,
-      response: { 200: Deleted, ...errorResponses(400, 401, 403, 404) },
+      tags, summary: 'Delete a plan', description: `${described} A plan that has been submitted for major-plan approval stays with its reviews (409).`,
+      params: planParams, querystring: noQuery,
+      response: { 200: Deleted, ...errorResponses(400, 401, 403, 404, 409) },
     },
   }, async (request) => {
     const { plan } = await openPlan(request, request.params.id)

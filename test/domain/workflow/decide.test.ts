@@ -1,5 +1,5 @@
 import t from 'tap'
-import { decide, start, type Actor, type DecideInput, type Decision, type WorkflowDefinition, type WorkflowInstance } from '../../../src/domain/workflow/index.js'
+import { decide, delegate, exclude, start, type Actor, type DecideInput, type Decision, type WorkflowDefinition, type WorkflowInstance } from '../../../src/domain/workflow/index.js'
 import { directory, fellowship, instanceOf, later, standing, student, t0, thesis } from './fixtures.js'
 
 const ada: Actor = { id: 'Faculty/ada' }
@@ -106,8 +106,22 @@ t.test('no one decides on their own submission or a nomination they made, admins
   t.match(decide(adminOwn, thesis, by(root, 'approve', { override: true, comment: 'mine' })), { ok: false, code: 'forbidden' })
   const nomination = submitted(thesis, 'Staff/sue', ['Faculty/alan'])
   t.same(decide(nomination, thesis, by(alan, 'approve')), {
-    ok: false, code: 'forbidden', reason: 'no one decides on an entity they are excluded from (a nomination they made)',
+    ok: false, code: 'forbidden', reason: 'conflict of interest: no one decides on an entity about them or on a nomination they made, admins included',
   })
+})
+
+t.test('someone excluded after being asked (an instance stored before its domain named them) neither decides, overrides nor delegates', async (t) => {
+  const asked = submitted()
+  const conflicted = exclude(asked, ['Faculty/ada', student, 'Faculty/ada'])
+  t.same(conflicted.excluded, ['Faculty/ada'], 'the submitter is not repeated, nor anyone twice')
+  t.equal(exclude(conflicted, ['Faculty/ada']), conflicted, 'nothing new to exclude: the same instance')
+  t.same(asked.excluded, [], "the caller's instance is unchanged")
+  t.match(decide(conflicted, thesis, by(ada, 'approve')), { ok: false, code: 'forbidden', reason: /^conflict of interest/ })
+  t.match(delegate(conflicted, thesis, { actor: ada, to: 'Faculty/grace', now: later(1) }), { ok: false, code: 'forbidden', reason: /^conflict of interest/ })
+  const adminSubject = exclude(instanceOf(decide(instanceOf(decide(asked, thesis, by(ada, 'approve'))), thesis, by(alan, 'approve'))), ['User/root'])
+  t.match(decide(adminSubject, thesis, by(root, 'approve', { override: true, comment: 'I may' })), { ok: false, code: 'forbidden', reason: /^conflict of interest/ },
+    'an admin the entity is about does not override either')
+  t.match(decide(adminSubject, thesis, by(chief, 'approve')), { ok: true, applied: true }, 'another admin decides')
 })
 
 t.test('an admin overrides the active stage with a written reason, recorded as an override', async (t) => {
