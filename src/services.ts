@@ -6,6 +6,7 @@ import { CustomTokens } from './auth/custom-token.js'
 import { signingKeys, type SigningKeys } from './auth/keys.js'
 import { oneTimeClaims, type OneTimeClaims } from './auth/one-time.js'
 import type { SamlSignIn } from './auth/saml/service.js'
+import { dropRetiredPermissions } from './auth/retired-permissions.js'
 import { Revocations, revokedTokensCollection } from './auth/revocations.js'
 import { UserService } from './auth/users.js'
 import { createResponseCache, type ResponseCache } from './cache/response-cache.js'
@@ -89,6 +90,7 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   const keys = await signingKeys(config)
   const records = new RecordService(store, schema)
   installRequirementChecks(records, schema)
+  await dropRetiredPermissions(records, schema, log)
   const users = new UserService(store, records)
   const revocations = new Revocations(store)
   const apiKeys = new ApiKeyService(store, records, users)

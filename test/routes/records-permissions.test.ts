@@ -14,7 +14,7 @@ const reads = ['read_courses', 'read_labs', 'read_people', 'read_publications', 
 const expected: Record<Role, { permissions: string[]; writes: (path: string) => boolean }> = {
   admin: {
     permissions: [...reads, 'write_courses', 'write_labs', 'write_people', 'write_publications', 'write_resources',
-      'manage_groups', 'manage_jobs', 'manage_profiles', 'view_audit'].sort(),
+      'manage_groups', 'manage_jobs', 'manage_profiles'].sort(),
     writes: () => true,
   },
   faculty: { permissions: [...reads, 'write_publications'].sort(), writes: (path) => path === '/api/publications' },
