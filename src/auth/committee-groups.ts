@@ -26,22 +26,28 @@ export class CommitteeGroups implements WriteGuard {
     this.workflow = schema.class('Workflow')!
   }
 
-  /** Which workflow names the group as its committee, or null for an ordinary group. */
-  async namedBy(group: Fields): Promise<string | null> {
-    const name = typeof group.name === 'string' ? this.names.get(group.name.trim().toLowerCase()) : undefined
-    if (name) return name
-    if (typeof group._id !== 'string') return null
-    const [definition] = await this.records.find(this.workflow, { 'stages.group': group._id }, { limit: 1 })
-    return definition ? `${String(definition.name)} (version ${String(definition.version)})` : null
+  /** The workflow whose committee a group of this name is, by the domains' committee names. */
+  private byName(group: Fields): string | undefined {
+    return typeof group.name === 'string' ? this.names.get(group.name.trim().toLowerCase()) : undefined
+  }
+
+  /** The workflow a stage of which names this stored group, in any version. */
+  private async byStage(group: Fields): Promise<string | undefined> {
+    const [definition] = await this.records.find(this.workflow, { 'stages.group': String(group._id) }, { limit: 1 })
+    return definition ? `${String(definition.name)} (version ${String(definition.version)})` : undefined
   }
 
   async check(principal: Principal, before: Fields | undefined, after: Fields | undefined): Promise<void> {
     if (isAdmin(principal)) return
+    const refuse = (group: Fields, workflow: string) => new ForbiddenError(
+      `Permission denied: '${String(group.name)}' is the committee of the ${workflow} workflow; only admins create or change a committee group`)
+    // Before and after, so that renaming a group into a committee is refused as well as out of one.
     for (const group of [before, after]) {
-      const workflow = group && await this.namedBy(group)
-      if (workflow) {
-        throw new ForbiddenError(`Permission denied: '${String(group.name)}' is the committee of the ${workflow} workflow; only admins create or change a committee group`)
-      }
+      const workflow = group && this.byName(group)
+      if (workflow) throw refuse(group, workflow)
     }
+    // A group being created has no id a definition could name yet; an update keeps its id.
+    const workflow = before && await this.byStage(before)
+    if (workflow) throw refuse(before, workflow)
   }
 }
