@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis'
 import type { DestinationStream } from 'pino'
 import type { ApiKeyService } from './auth/api-keys/service.js'
 import type { UsageLog } from './auth/api-keys/usage.js'
+import { CommitteeGroups } from './auth/committee-groups.js'
 import type { OneTimeClaims } from './auth/one-time.js'
 import { authPlugin } from './auth/plugin.js'
 import type { ResponseCache } from './cache/response-cache.js'
@@ -196,7 +197,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await app.register(schemaRoutes)
     await app.register(facultyOptionRoutes)
     const details = schema.class('Degree') && schema.class('RequirementGroup') ? { Degree: degreeDetail(services.requirements, schema) } : {}
-    await app.register(recordRoutes, { details })
+    const guards = schema.class('Group') && schema.class('Workflow') ? { Group: new CommitteeGroups(services.records, schema) } : {}
+    await app.register(recordRoutes, { details, guards })
     await app.register(studentRoutes)
     await app.register(progressRoutes)
     await app.register(planRoutes)

@@ -7,6 +7,7 @@ import { signingKeys, type SigningKeys } from './auth/keys.js'
 import { secretBox, type SecretBox } from './auth/secret-box.js'
 import { oneTimeClaims, type OneTimeClaims } from './auth/one-time.js'
 import type { SamlSignIn } from './auth/saml/service.js'
+import { dropRetiredPermissions } from './auth/retired-permissions.js'
 import { Revocations, revokedTokensCollection } from './auth/revocations.js'
 import { UserService } from './auth/users.js'
 import { createResponseCache, type ResponseCache } from './cache/response-cache.js'
@@ -95,6 +96,7 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   const records = new RecordService(store, schema)
   installRequirementChecks(records, schema)
   await checkStoredClientSecret(records, schema, secrets, log)
+  await dropRetiredPermissions(records, schema, log)
   const users = new UserService(store, records)
   const revocations = new Revocations(store)
   const apiKeys = new ApiKeyService(store, records, users)

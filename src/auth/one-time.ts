@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import { ServiceUnavailableError } from '../errors.js'
+import { breakerOf, type Breaker } from '../redis/breaker.js'
 import { DuplicateKeyError, type Doc, type Store } from '../store/port.js'
 
 /**
@@ -30,15 +31,22 @@ function ttl(ms: number): number {
   return Math.max(1, Math.ceil(ms))
 }
 
-/** Claims in Redis: `SET NX PX` is atomic on the server, so the race is decided there. */
+/**
+ * Claims in Redis: `SET NX PX` is atomic on the server, so the race is decided there. Commands go
+ * through the client's circuit breaker, so while Redis is failing a claim is refused at once (503)
+ * instead of each sign-in waiting out the command timeout.
+ */
 export class RedisClaims implements OneTimeClaims {
   readonly kind = 'redis'
+  private readonly breaker: Breaker
 
-  constructor(private readonly redis: Redis, private readonly prefix: string) {}
+  constructor(private readonly redis: Redis, private readonly prefix: string) {
+    this.breaker = breakerOf(redis)
+  }
 
   private async run<T>(command: () => Promise<T>): Promise<T> {
     try {
-      return await command()
+      return await this.breaker.run(command)
     } catch {
       throw new ServiceUnavailableError('Shared state (Redis) is unavailable; try again shortly')
     }

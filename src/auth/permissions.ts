@@ -4,7 +4,7 @@ export type Role = (typeof roles)[number]
 export const permissions = [
   'read_people', 'read_courses', 'read_publications', 'read_labs', 'read_resources',
   'write_people', 'write_courses', 'write_publications', 'write_labs', 'write_resources',
-  'manage_profiles', 'manage_groups', 'manage_jobs', 'view_audit',
+  'manage_profiles', 'manage_groups', 'manage_jobs',
 ] as const
 export type Permission = (typeof permissions)[number]
 

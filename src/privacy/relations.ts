@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/plugin.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
+import { linkedPersons } from './person-link.js'
 
 /** Admin rights over student records come from the admin role used in person, never from a key or a group. */
 export function isAdmin(principal: Principal): boolean {
@@ -11,7 +12,8 @@ export type Relation = 'admin' | 'self' | 'advisor' | 'none'
 
 /**
  * Finds the Person record a caller is (DESIGN 5.1): the one whose campus_id is the caller's campus id,
- * else the one with the caller's email, unless that record belongs to another campus id. Looked up afresh on each request, so a Person created, given an
+ * else the one with the caller's email compared without regard to case, unless that record belongs to
+ * another campus id (person-link.ts). Looked up afresh on each request, so a Person created, given an
  * email or made an advisor counts on the caller's very next request.
  */
 export class People {
@@ -38,16 +40,8 @@ export class People {
   }
 
   private async lookup(principal: Principal): Promise<ApiRecord | null> {
-    const person = this.schema.class('Person')!
-    if (principal.campusId) {
-      const [byCampusId] = await this.records.find(person, { campus_id: principal.campusId }, { limit: 1 })
-      if (byCampusId) return byCampusId
-    }
-    const [byEmail] = await this.records.find(person, { email: principal.email }, { limit: 1 })
-    // A caller with a campus id of their own is never someone whose record carries another campus id:
-    // an identity provider that sends another person's email must not make the caller that person.
-    if (byEmail && principal.campusId && typeof byEmail.campus_id === 'string' && byEmail.campus_id !== principal.campusId) return null
-    return byEmail ?? null
+    const [found] = await linkedPersons(this.records, this.schema, [{ campusId: principal.campusId, email: principal.email }])
+    return found ?? null
   }
 
   /** How the caller stands to a student: the student, one of their advisors, an admin, or none of these. */

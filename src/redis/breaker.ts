@@ -64,7 +64,7 @@ export class Breaker {
 
 const breakers = new WeakMap<Redis, Breaker>()
 
-/** The breaker of a client: every user of one client (rate limits, the cache) shares it. */
+/** The breaker of a client: every user of one client (rate limits, the cache, sign-in state, one-time claims) shares it. */
 export function breakerOf(client: Redis): Breaker {
   let breaker = breakers.get(client)
   if (!breaker) {

@@ -1,8 +1,9 @@
 import type { Principal } from '../auth/plugin.js'
 import type { UserRecord } from '../auth/users.js'
 import { ForbiddenError } from '../errors.js'
+import { linkedPersons } from '../privacy/person-link.js'
 import type { People } from '../privacy/relations.js'
-import type { ApiRecord, RecordService } from '../records/service.js'
+import type { RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
 
 /**
@@ -32,20 +33,11 @@ export async function callerOf(principal: Principal, people: People): Promise<Ca
 }
 
 /**
- * The workflow ids of users: each user's linked Person (by campus id, else by email when that Person
- * carries no other campus id, as People.personOf links a caller), else the User id.
+ * The workflow ids of users: each user's linked Person (by campus id, else by email ignoring case when
+ * that Person carries no other campus id, as People.personOf links a caller), else the User id.
  */
 export async function workflowIdsOfUsers(users: readonly UserRecord[], records: RecordService, schema: CompiledSchema): Promise<string[]> {
   if (!users.length) return []
-  const person = schema.class('Person')!
-  const campusIds = users.flatMap((u) => (u.campus_id ? [u.campus_id] : []))
-  const emails = users.map((u) => u.email)
-  const found: ApiRecord[] = await records.find(person, { $or: [{ campus_id: { $in: campusIds } }, { email: { $in: emails } }] })
-  return users.map((user) => {
-    const byCampus = user.campus_id ? found.find((p) => p.campus_id === user.campus_id) : undefined
-    if (byCampus) return byCampus._id
-    const byEmail = found.find((p) => p.email === user.email)
-    if (byEmail && !(user.campus_id && typeof byEmail.campus_id === 'string' && byEmail.campus_id !== user.campus_id)) return byEmail._id
-    return user._id
-  })
+  const persons = await linkedPersons(records, schema, users.map((u) => ({ campusId: u.campus_id, email: u.email })))
+  return users.map((user, i) => persons[i]?._id ?? user._id)
 }

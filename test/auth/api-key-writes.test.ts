@@ -84,7 +84,7 @@ t.test('a creator cannot grant a write permission they do not hold, nor one no k
     t.equal(res.statusCode, 403, `${role} granting ${permission}`)
     t.equal(res.json().error, `Permission denied: you do not hold ${permission}, so a key cannot be given it`)
   }
-  for (const permission of ['manage_groups', 'view_audit', 'write_people']) {
+  for (const permission of ['manage_groups', 'manage_jobs', 'write_people']) {
     const res = await post('admin2@dept.example.edu', 'faculty', [permission])
     t.equal(res.statusCode, 400, `${permission} opens nothing to a key`)
     t.match(res.json().error, /permissions/, `${permission}: the message names the field`)

@@ -34,7 +34,7 @@ t.test('each role gets the defaults of DESIGN 5.1; admin holds every permission'
   const { as } = await buildTestApp(t)
   const reads = ['read_courses', 'read_labs', 'read_people', 'read_publications', 'read_resources']
   const expected = {
-    admin: [...reads, 'manage_groups', 'manage_jobs', 'manage_profiles', 'view_audit', 'write_courses', 'write_labs', 'write_people', 'write_publications', 'write_resources'].sort(),
+    admin: [...reads, 'manage_groups', 'manage_jobs', 'manage_profiles', 'write_courses', 'write_labs', 'write_people', 'write_publications', 'write_resources'].sort(),
     faculty: [...reads, 'write_publications'],
     staff: [...reads, 'write_publications'],
     student: reads,

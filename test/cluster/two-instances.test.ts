@@ -71,12 +71,12 @@ t.test('with Redis: a write through A is read, searched and obeyed through B', a
   })
 
   t.test('a group change through A counts on B\'s next request', async (t) => {
-    for (const round of ['first', 'again']) t.equal((await b.call('GET', '/api/admin/audit', fay)).status, 403, round)
-    const group = await a.call('POST', '/api/groups', admin, { name: 'Auditors', permissions: ['view_audit'], members: [userIdForEmail('fay@cluster.edu')] })
+    for (const round of ['first', 'again']) t.equal((await b.call('GET', '/api/admin/jobs', fay)).status, 403, round)
+    const group = await a.call('POST', '/api/groups', admin, { name: 'Operators', permissions: ['manage_jobs'], members: [userIdForEmail('fay@cluster.edu')] })
     t.equal(group.status, 201)
-    t.equal((await b.call('GET', '/api/admin/audit', fay)).status, 200, 'a member: admitted on B at once')
+    t.equal((await b.call('GET', '/api/admin/jobs', fay)).status, 200, 'a member: admitted on B at once')
     t.equal((await a.call('PUT', `/api/groups/${enc(group.json._id)}`, admin, { members: [] })).status, 200)
-    t.equal((await b.call('GET', '/api/admin/audit', fay)).status, 403, 'left the group: refused on B at once')
+    t.equal((await b.call('GET', '/api/admin/jobs', fay)).status, 403, 'left the group: refused on B at once')
   })
 
   t.test('a key revoked through A is refused on B\'s next request', async (t) => {

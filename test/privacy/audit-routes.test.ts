@@ -1,18 +1,30 @@
 import t from 'tap'
+import { permissions } from '../../src/auth/permissions.js'
 import type { AuditEntry } from '../../src/privacy/audit-entry.js'
+import { buildTestApp } from '../helpers/app.js'
 import { department, path, type CallerKind } from './department.js'
 
-t.test('reading the audit log needs view_audit, which a group can grant but an API key never uses', async (t) => {
+t.test('only admins read the audit log: no permission, group or API key opens it to anyone else', async (t) => {
   const { callers, admin, userIds, app } = await department(t)
   const read = (caller: CallerKind) => callers[caller]({ method: 'GET', url: '/api/admin/audit?limit=1' })
-  for (const caller of ['advisor', 'staff', 'student'] as const) t.equal((await read(caller)).statusCode, 403, caller)
+  for (const caller of ['advisor', 'staff', 'student'] as const) {
+    const refused = await read(caller)
+    t.equal(refused.statusCode, 403, caller)
+    t.equal(refused.json().error, 'Permission denied: admins only')
+  }
+  t.equal((await read('admin')).statusCode, 200, 'an admin')
+  t.equal((await admin({ method: 'GET', url: '/api/admin/audit/verify' })).statusCode, 200)
+
   const auditors = await admin({ method: 'POST', url: '/api/groups', payload: { name: 'Auditors', permissions: ['view_audit'], members: [userIds.staff] } })
-  t.equal(auditors.statusCode, 201)
-  t.equal((await read('staff')).statusCode, 200, 'a member of a group granting view_audit')
-  t.equal((await callers.staff({ method: 'GET', url: '/api/admin/audit/verify' })).statusCode, 200)
+  t.equal(auditors.statusCode, 400, 'view_audit is no permission: a group cannot grant it')
+  t.match(auditors.json().error, /permissions/)
+  const everything = await admin({ method: 'POST', url: '/api/groups', payload: { name: 'Everything', permissions: [...permissions], members: [userIds.staff] } })
+  t.equal(everything.statusCode, 201)
+  t.equal((await read('staff')).statusCode, 403, 'a member of a group granting every permission there is')
+  t.equal((await callers.staff({ method: 'GET', url: '/api/admin/audit/verify' })).statusCode, 403)
 
   const auditorKey = await admin({ method: 'POST', url: '/api/api-keys', payload: { name: 'auditor', permissions: ['view_audit'] } })
-  t.equal(auditorKey.statusCode, 400, 'view_audit cannot be given to a key: it opens nothing to one')
+  t.equal(auditorKey.statusCode, 400, 'nor can a key be given it')
   const key = await admin({ method: 'POST', url: '/api/api-keys', payload: { name: 'writer', permissions: ['read_people', 'write_publications'] } })
   t.equal(key.statusCode, 201)
   const keyed = await callers.apiKey({ method: 'GET', url: '/api/admin/audit', headers: { 'X-API-Key': key.json().key } })
@@ -24,6 +36,30 @@ t.test('reading the audit log needs view_audit, which a group can grant but an A
     t.equal((await admin({ method, url: '/api/admin/audit/1', payload: {} })).statusCode, 404, `no ${method} on an entry`)
   }
   t.match(await app.auditLog.verify(), { intact: true })
+})
+
+t.test('a group stored with view_audit loses it when the service starts, and its member is refused', async (t) => {
+  const { app, admin, callers, userIds } = await department(t)
+  t.equal((await callers.staff({ method: 'GET', url: '/api/admin/audit' })).statusCode, 403, 'a user exists once they have made a request')
+  const created = await admin({ method: 'POST', url: '/api/groups', payload: { name: 'Auditors', permissions: ['read_people'], members: [userIds.staff] } })
+  t.equal(created.statusCode, 201)
+  const id = created.json()._id as string
+  // As an older version of the service left it: written straight into the store.
+  const groups = app.store.collection('groups')
+  t.ok(await groups.updateOne({ _id: id }, { $set: { permissions: ['view_audit', 'read_people'] } }))
+
+  const restarted = await buildTestApp(t, {}, { store: app.store })
+  const stored = await groups.findById(id)
+  t.same(stored?.permissions, ['read_people'], 'view_audit removed, the rest kept')
+  const staff = restarted.as('stu@dept.edu', 'staff')
+  const refused = await staff({ method: 'GET', url: '/api/admin/audit' })
+  t.equal(refused.statusCode, 403, 'the former auditor is refused')
+  t.equal(refused.json().error, 'Permission denied: admins only')
+  t.same((await staff({ method: 'GET', url: '/api/auth/permissions' })).json().groups, [{ id, name: 'Auditors', permissions: ['read_people'] }])
+  t.equal((await callers.staff({ method: 'GET', url: '/api/admin/audit' })).statusCode, 403, 'on the first instance too')
+
+  await buildTestApp(t, {}, { store: app.store })
+  t.equal((await groups.findById(id))?._version, stored?._version, 'started again: nothing left to change')
 })
 
 t.test('filters, paging and order of the audit log; each read is itself an entry', async (t) => {

@@ -9,13 +9,13 @@ t.test('manage_groups is no way to rights its holder lacks', async (t) => {
   await gm({ method: 'GET', url: '/api/auth/me' })
   const managers = await admin({ method: 'POST', url: '/api/groups', payload: { name: 'Group managers', permissions: ['manage_groups'], members: [userIdForEmail('gm@dept.edu')] } })
   t.equal(managers.statusCode, 201)
-  const auditors = await admin({ method: 'POST', url: '/api/groups', payload: { name: 'Auditors', permissions: ['view_audit'], members: [] } })
+  const auditors = await admin({ method: 'POST', url: '/api/groups', payload: { name: 'Operators', permissions: ['manage_jobs'], members: [] } })
   const auditorsId = auditors.json()._id as string
   const url = (id: string) => `/api/groups/${encodeURIComponent(id)}`
 
-  const grantSelf = await gm({ method: 'POST', url: '/api/groups', payload: { name: 'Mine', permissions: ['view_audit'], members: [userIdForEmail('gm@dept.edu')] } })
+  const grantSelf = await gm({ method: 'POST', url: '/api/groups', payload: { name: 'Mine', permissions: ['manage_jobs'], members: [userIdForEmail('gm@dept.edu')] } })
   t.equal(grantSelf.statusCode, 403, 'creating a group with a permission the caller lacks')
-  t.match(grantSelf.json().error, /view_audit/)
+  t.match(grantSelf.json().error, /manage_jobs/)
   const join = await gm({ method: 'PUT', url: url(auditorsId), payload: { members: [userIdForEmail('gm@dept.edu')] } })
   t.equal(join.statusCode, 403, 'joining a group that grants more')
   const widen = await gm({ method: 'PUT', url: url(managers.json()._id), payload: { permissions: ['manage_groups', 'manage_jobs'] } })
@@ -24,7 +24,7 @@ t.test('manage_groups is no way to rights its holder lacks', async (t) => {
 
   const own = await gm({ method: 'POST', url: '/api/groups', payload: { name: 'Readers', permissions: ['read_people'], members: [] } })
   t.equal(own.statusCode, 201, 'a group within the caller\'s own rights is fine')
-  t.same((await as('gm@dept.edu', 'staff')({ method: 'GET', url: '/api/auth/permissions' })).json().permissions.includes('view_audit'), false)
+  t.same((await as('gm@dept.edu', 'staff')({ method: 'GET', url: '/api/auth/permissions' })).json().permissions.includes('manage_jobs'), false)
   t.same((await app.store.collection('groups').findById(auditorsId))?.members, [], 'the refused join changed nothing')
 })
 

@@ -2,6 +2,7 @@ import type { CacheItem, CacheProvider } from '@node-saml/node-saml'
 import type { Redis } from 'ioredis'
 import { LRUCache } from 'lru-cache'
 import { ServiceUnavailableError } from '../../errors.js'
+import { breakerOf, type Breaker } from '../../redis/breaker.js'
 
 /**
  * Short-lived sign-in state: the ids of AuthnRequests we issued and the returnTo path behind each
@@ -14,12 +15,17 @@ export interface SignInState {
   take(key: string): Promise<string | null>
 }
 
+/** Behind the client's circuit breaker, as every request-path Redis command: a failing Redis is a prompt 503. */
 export class RedisSignInState implements SignInState {
-  constructor(private readonly redis: Redis, private readonly prefix: string) {}
+  private readonly breaker: Breaker
+
+  constructor(private readonly redis: Redis, private readonly prefix: string) {
+    this.breaker = breakerOf(redis)
+  }
 
   private async run<T>(command: () => Promise<T>): Promise<T> {
     try {
-      return await command()
+      return await this.breaker.run(command)
     } catch {
       throw new ServiceUnavailableError('Shared state (Redis) is unavailable; try again shortly')
     }

@@ -39,13 +39,16 @@ function moment(name: 'from' | 'to', value: string | undefined): string | undefi
   return new Date(wholeDay ? time + dayMs - 1 : time).toISOString()
 }
 
-/** The audit log, read-only: no route writes, changes or deletes an entry. Reading it is audited too. */
+/**
+ * The audit log, read-only: no route writes, changes or deletes an entry. Reading it is audited too. Only
+ * admins read it (the interface spec's rule): no permission, group or API key opens it to anyone else.
+ */
 export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Administration']
   const audit = { resourceType: 'audit-log', action: 'view' } as const
 
   app.get('/api/admin/audit', {
-    config: { policy: allow.permission('view_audit'), audit },
+    config: { policy: allow.admin, audit },
     schema: {
       tags, summary: 'Audit entries of protected-record access, newest first', querystring: AuditQuery,
       response: {
@@ -63,7 +66,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/api/admin/audit/verify', {
-    config: { policy: allow.permission('view_audit'), audit },
+    config: { policy: allow.admin, audit },
     schema: {
       tags, summary: 'Check the audit log\'s hash chain end to end', querystring: Type.Object({}, { additionalProperties: false }),
       response: { 200: ChainReport, ...errorResponses(401, 403, 503) },

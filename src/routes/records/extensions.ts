@@ -1,4 +1,5 @@
 import type { TProperties } from '@sinclair/typebox'
+import type { Principal } from '../../auth/plugin.js'
 import type { ApiRecord } from '../../records/service.js'
 
 /**
@@ -12,7 +13,18 @@ export interface DetailExtension {
   fields(record: ApiRecord): Promise<Record<string, unknown>>
 }
 
+/**
+ * A rule a resource's writes must pass besides its permissions (committee groups belong to admins). It
+ * is given the record before the write (none on create) and as the write would leave it (none on
+ * delete), and throws to refuse.
+ */
+export interface WriteGuard {
+  check(principal: Principal, before: Readonly<Record<string, unknown>> | undefined, after: Readonly<Record<string, unknown>> | undefined): Promise<void>
+}
+
 export interface RecordRouteOptions {
   /** Detail extensions by the name of the resource's root class. */
   readonly details?: Readonly<Partial<Record<string, DetailExtension>>>
+  /** Write guards by the name of the resource's root class. */
+  readonly guards?: Readonly<Partial<Record<string, WriteGuard>>>
 }

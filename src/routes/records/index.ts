@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TObject } from '@sinclair/typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { keyRoutes } from '../../auth/api-keys/service.js'
-import { allow, isPermission, permissions, type Permission } from '../../auth/permissions.js'
+import { allow, isPermission, permissions, type Permission, type Policy } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import { RecordAccess } from '../../privacy/record-access.js'
 import { NotFoundError } from '../../errors.js'
@@ -12,7 +12,7 @@ import { SchemaError, type Resource } from '../../schema/index.js'
 import { where, type Filter } from '../../store/port.js'
 import { rejectIfImported, withEditedFields } from '../../publications/user-edits.js'
 import { errorResponses } from '../responses.js'
-import type { DetailExtension, RecordRouteOptions } from './extensions.js'
+import type { DetailExtension, RecordRouteOptions, WriteGuard } from './extensions.js'
 import { Created, Deleted, idParams, ifMatch, listQuery, noQuery, objectSchema, pageOf, paging, recordBody, versionFrom } from './schemas.js'
 
 /** A permission the schema names for a resource; an unknown one is a schema fault, reported as such. */
@@ -22,6 +22,16 @@ function permission(resource: Resource, access: 'read' | 'write'): Permission {
     throw new SchemaError(resource.root.file, resource.root.name, `@metadata.permissions.${access}: unknown permission ${name} (known: ${permissions.join(', ')})`)
   }
   return name
+}
+
+/** A resource whose reads name this instead of a permission is read by every signed-in user (groups). */
+const signedInReads = 'signed_in'
+
+/** Who may read a resource's records; `apiKeys` opens them to keys too, which `signed_in` reads never are. */
+function readPolicy(resource: Resource, apiKeys = false): Policy {
+  if (resource.permissions.read !== signedInReads) return allow.permission(permission(resource, 'read'), { apiKeys })
+  if (apiKeys) throw new SchemaError(resource.root.file, resource.root.name, `@metadata.api_keys: reads open to ${signedInReads} are never open to API keys`)
+  return allow.signedIn
 }
 
 function and(filter: Filter, extra: Filter | undefined): Filter {
@@ -60,14 +70,13 @@ function withoutExtension(body: Readonly<Record<string, unknown>>, extension: De
 type App = Parameters<FastifyPluginAsyncTypebox<RecordRouteOptions>>[0]
 
 /** The routes of one generic resource: list, detail, create, update, delete and its related lists. */
-function resourceRoutes(app: App, resource: Resource, extension: DetailExtension | undefined): void {
+function resourceRoutes(app: App, resource: Resource, extension: DetailExtension | undefined, guard: WriteGuard | undefined): void {
   const { schema, records } = app
   const { root, path, tag } = resource
-  const readPermission = permission(resource, 'read')
-  const read = allow.permission(readPermission)
+  const read = readPolicy(resource)
   const writePermission = permission(resource, 'write')
   const keys = keyRoutes(schema, resource)
-  const keyOpen = (route: 'list' | 'detail') => allow.permission(readPermission, { apiKeys: keys.has(route) })
+  const keyOpen = (route: 'list' | 'detail') => readPolicy(resource, keys.has(route))
   const keyWrite = (route: 'create' | 'update') => allow.permission(writePermission, { apiKeys: keys.has(route) })
   const write = allow.permission(writePermission)
   const record = schema.builder.resourceSchema(root, 'record')
@@ -118,6 +127,7 @@ function resourceRoutes(app: App, resource: Resource, extension: DetailExtension
   }, async (request, reply) => {
     const { body } = request
     access.assertCanGrant(principalOf(request), body)
+    await guard?.check(principalOf(request), undefined, body)
     const created = await records.create(resource.polymorphic ? String(body.type) : resource.classes[0]!, body)
     reply.code(201).header('location', `${path}/${encodeURIComponent(created._id)}`)
     withVersion(reply, created)
@@ -142,6 +152,7 @@ function resourceRoutes(app: App, resource: Resource, extension: DetailExtension
     if (!current || !((await access.canRead(principal, current)) || (await access.isOwn(principal, current)))) throw new NotFoundError(`${id} not found`)
     await access.authorizeUpdate(principal, current, body)
     access.assertCanGrant(principal, current, body)
+    await guard?.check(principal, current, { ...current, ...body })
     const expectVersion = versionFrom(request.headers['if-match'])
     return withVersion(reply, await records.update(id, withEditedFields(current, body), expectVersion === undefined ? {} : { expectVersion }))
   })
@@ -156,6 +167,7 @@ function resourceRoutes(app: App, resource: Resource, extension: DetailExtension
     const { id } = request.params
     const current = await visible(request, id)
     access.assertCanGrant(principalOf(request), current)
+    await guard?.check(principalOf(request), current, undefined)
     await records.remove(id)
     await rejectIfImported(records, current)
     return { id, message: `${id} deleted` }
@@ -164,7 +176,7 @@ function resourceRoutes(app: App, resource: Resource, extension: DetailExtension
   for (const related of root.metadata.related) {
     const target = schema.class(related.class)!
     const targetResource = schema.resourceOf(target.name)
-    const policy = targetResource ? allow.permission(permission(targetResource, 'read')) : read
+    const policy = targetResource ? readPolicy(targetResource) : read
     app.get(`${path}/:id/${related.path}`, {
       config: { policy, ...(cached?.related?.includes(related.path) ? cache([resource.collection, target.metadata.collection!]) : {}) },
       schema: {
@@ -182,5 +194,7 @@ function resourceRoutes(app: App, resource: Resource, extension: DetailExtension
 }
 
 export const recordRoutes: FastifyPluginAsyncTypebox<RecordRouteOptions> = async (app, options) => {
-  for (const resource of app.schema.resources) resourceRoutes(app, resource, options.details?.[resource.root.name])
+  for (const resource of app.schema.resources) {
+    resourceRoutes(app, resource, options.details?.[resource.root.name], options.guards?.[resource.root.name])
+  }
 }
