@@ -71,7 +71,7 @@ export async function listen(app: FastifyInstance): Promise<number> {
  * A real HTTP/1.1 request whose header names go on the wire exactly as spelled here (`inject` lower-cases
  * them, which would hide the X-API-Key case rule). Fails if no answer comes within `timeoutMs`.
  */
-export function send(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: unknown, timeoutMs = 5000): Promise<HttpAnswer> {
+export function send(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: unknown, timeoutMs = 30_000): Promise<HttpAnswer> {
   const payload = body === undefined ? undefined : JSON.stringify(body)
   return new Promise((resolve, reject) => {
     const req = httpRequest({

@@ -7,7 +7,7 @@ import { department, personUrl } from './department.js'
 import { freePort, OwnRedis } from './redis.js'
 
 /** Generous: a request that waits this long on the cache has hung, whatever the load on the machine. */
-const hangMs = 10_000
+const hangMs = 30_000
 
 /** The answer, or a failure if none came within `hangMs`. */
 async function answered(inject: Inject, options: Parameters<Inject>[0]) {
@@ -29,7 +29,7 @@ async function ownRedis(t: Test): Promise<OwnRedis> {
   return redis
 }
 
-async function until(what: string, check: () => Promise<boolean>, withinMs = 10_000): Promise<void> {
+async function until(what: string, check: () => Promise<boolean>, withinMs = 30_000): Promise<void> {
   const deadline = Date.now() + withinMs
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`gave up waiting until ${what}`)

@@ -55,7 +55,7 @@ async function provider(
 }
 
 function client(p: Provider, extra: Partial<ConstructorParameters<typeof OneRosterRestClient>[0]> = {}) {
-  return new OneRosterRestClient({ baseUrl: `${p.url}/`, tokenUrl: `${p.url}/token`, clientId: 'cid', clientSecret: 's3cret', pageSize: 2, timeoutMs: 2000, ...extra })
+  return new OneRosterRestClient({ baseUrl: `${p.url}/`, tokenUrl: `${p.url}/token`, clientId: 'cid', clientSecret: 's3cret', pageSize: 2, timeoutMs: 30_000, ...extra })
 }
 
 async function collect<C extends Collection>(pages: AsyncGenerator<Page<C>>): Promise<{ pages: Page<C>[]; error?: unknown }> {

@@ -7,7 +7,7 @@ import { department, personUrl } from '../cache/department.js'
 import { freePort, OwnRedis } from '../cache/redis.js'
 
 /** Generous: a request that waits this long on Redis has hung, whatever the load on the machine. */
-const hangMs = 10_000
+const hangMs = 30_000
 const reads = 120
 
 async function ownRedis(t: Test): Promise<OwnRedis> {
@@ -25,7 +25,7 @@ async function answered(inject: Inject, options: Parameters<Inject>[0]) {
   return Promise.race([inject(options), hung]).finally(() => clearTimeout(timer))
 }
 
-async function until(what: string, check: () => Promise<boolean>, withinMs = 15_000): Promise<void> {
+async function until(what: string, check: () => Promise<boolean>, withinMs = 30_000): Promise<void> {
   const deadline = Date.now() + withinMs
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`gave up waiting until ${what}`)

@@ -28,7 +28,7 @@ export interface DriverSuite {
 }
 
 /** Polls until `check` gives a value, failing the test after a generous bound. */
-export async function until<T>(check: () => Promise<T | null | undefined | false>, what: string, boundMs = 20_000): Promise<T> {
+export async function until<T>(check: () => Promise<T | null | undefined | false>, what: string, boundMs = 30_000): Promise<T> {
   const deadline = Date.now() + boundMs
   for (;;) {
     const value = await check()

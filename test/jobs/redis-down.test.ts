@@ -8,7 +8,7 @@ import { buildTestApp } from '../helpers/app.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 /** Generous: a request that waits this long has hung, whatever the load on the machine. */
-const hangMs = 10_000
+const hangMs = 30_000
 
 async function answered<T>(request: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined

@@ -11,7 +11,7 @@ import { buildSamlApp, newIdp, postCallback, startLogin } from './flow.js'
 // client's timeouts; this test only refuses to wait for ever, and checks that the refused commands were
 // never sent to the stopped server (a command sent there would have waited out its timeout).
 const idp = newIdp()
-const hangMs = 15_000
+const hangMs = 30_000
 
 async function answered(request: () => Promise<LightMyRequestResponse>): Promise<LightMyRequestResponse> {
   let timer: NodeJS.Timeout | undefined
