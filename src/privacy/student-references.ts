@@ -22,7 +22,7 @@ type StudentField =
 export class StudentReferences {
   private readonly visibility = new Map<string, Visibility>()
   private readonly fields = new Map<string, readonly StudentField[]>()
-  /** Classes whose records anyone may see only by relation (graduate students), with the class advising them. */
+  /** Classes whose records a non-admin may see only by relation (graduate students), with the classes that may advise them. */
   private readonly byRelation: { readonly cls: ClassDef; readonly advisors: readonly string[] }[] = []
   /**
    * Cache rule. Holds: the students one request's caller may see by relation. Invalidated by: the end of
