@@ -49,8 +49,9 @@ type KeyOf = (request: FastifyRequest, admin: boolean) => string
  * defaults applied (so parameter order and an explicit default do not matter), and the caller's
  * visibility class. Only admins see student records; every other caller with the route's permission
  * gets the same answer, so non-admins share entries. On routes whose answers may name students in their
- * references, a non-admin who may see some student by relation does not share (see lookupFor). Where the query schema admits only the parameters
- * it names, the key reads those, in a fixed order; otherwise every parameter sent, sorted.
+ * references, a non-admin who may see some student by relation does not share (see lookupFor). Where
+ * the query schema admits only the parameters it names, the key reads those, in a fixed order;
+ * otherwise every parameter sent, sorted.
  */
 function keyRecipe(route: RouteOptions): KeyOf {
   const params = [...route.url.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!).sort()

@@ -79,11 +79,13 @@ function resourceRoutes(app: App, resource: Resource, options: RecordRouteOption
   const extension: DetailExtension | undefined = options.details?.[root.name]
   const writer: RecordWriter | undefined = options.writers?.[root.name]
   const { students } = options
+  // Most resources can name no student (people, courses): their reads skip the redaction altogether.
+  const namesStudents = students.mayName(resource.classes)
   const cached = root.metadata.cache
-  const cache = (dependsOn: string[], classes: readonly string[]) => cached
-    ? { cache: { ttlSeconds: cached.ttl_seconds, dependsOn, group: resource.collection, namesStudents: students.mayName(classes) } }
+  const cache = (dependsOn: string[], names: boolean) => cached
+    ? { cache: { ttlSeconds: cached.ttl_seconds, dependsOn, group: resource.collection, namesStudents: names } }
     : {}
-  const cacheRoute = (route: 'list' | 'detail', dependsOn: string[]) => cached?.routes.includes(route) ? cache(dependsOn, resource.classes) : {}
+  const cacheRoute = (route: 'list' | 'detail', dependsOn: string[]) => cached?.routes.includes(route) ? cache(dependsOn, namesStudents) : {}
   const studentFilters = Object.entries(root.metadata.filters).filter(([, field]) => students.referenceFields(root.name).includes(field)).map(([param]) => param)
 
   /** A filter naming a student the caller may not see matches nothing, as their answers never name that student. */
@@ -114,7 +116,8 @@ function resourceRoutes(app: App, resource: Resource, options: RecordRouteOption
     const sort = listSort(root, query.sort)
     if (await filtersHiddenStudent(request, query)) return { items: [], total: 0, limit: query.limit, offset: query.offset }
     const page = await records.viewPage(root, filter, { sort, skip: query.offset, limit: query.limit })
-    return { items: await students.redact(principalOf(request), page.items), total: page.total, limit: query.limit, offset: query.offset }
+    const items = namesStudents ? await students.redact(principalOf(request), page.items) : page.items
+    return { items, total: page.total, limit: query.limit, offset: query.offset }
   })
 
   app.get(`${path}/:id`, {
@@ -125,7 +128,7 @@ function resourceRoutes(app: App, resource: Resource, options: RecordRouteOption
     },
   }, async (request, reply) => {
     const found = withVersion(reply, await visible(request, request.params.id))
-    const shown = await students.redactOne(principalOf(request), found)
+    const shown = namesStudents ? await students.redactOne(principalOf(request), found) : found
     return extension ? { ...shown, ...await extension.fields(found) } : shown
   })
 
@@ -187,8 +190,9 @@ function resourceRoutes(app: App, resource: Resource, options: RecordRouteOption
     const target = schema.class(related.class)!
     const targetResource = schema.resourceOf(target.name)
     const policy = targetResource ? allow.permission(permission(targetResource, 'read')) : read
+    const relatedNamesStudents = students.mayName(target.concrete)
     app.get(`${path}/:id/${related.path}`, {
-      config: { policy, ...(cached?.related?.includes(related.path) ? cache([resource.collection, target.metadata.collection!], target.concrete) : {}) },
+      config: { policy, ...(cached?.related?.includes(related.path) ? cache([resource.collection, target.metadata.collection!], relatedNamesStudents) : {}) },
       schema: {
         tags: [tag], summary: related.summary, params, querystring: Type.Object(paging, { additionalProperties: false }),
         response: { 200: pageOf(schema.builder.resourceSchema(target, 'record')), ...errorResponses(400, 401, 403, 404) },
@@ -198,7 +202,8 @@ function resourceRoutes(app: App, resource: Resource, options: RecordRouteOption
       const { limit, offset } = request.query
       await visible(request, id)
       const page = await records.viewPage(target, where(related.field, id), { sort: listSort(target, undefined), skip: offset, limit })
-      return { items: await students.redact(principalOf(request), page.items), total: page.total, limit, offset }
+      const items = relatedNamesStudents ? await students.redact(principalOf(request), page.items) : page.items
+      return { items, total: page.total, limit, offset }
     })
   }
 }
