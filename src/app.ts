@@ -49,6 +49,8 @@ import { enrollmentRoutes } from './routes/enrollments/index.js'
 import { facultyOptionRoutes } from './routes/people/faculty-options.js'
 import { degreeDetail } from './routes/degrees/degree-detail.js'
 import { recordRoutes } from './routes/records/index.js'
+import { PublicationService } from './publications/service.js'
+import { StudentReferences } from './privacy/student-references.js'
 import { schemaRoutes } from './routes/schemas/index.js'
 import { searchRoutes } from './routes/search/index.js'
 import { studentRoutes } from './routes/students/index.js'
@@ -183,7 +185,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await app.register(docsPlugin, { publicUrl: config.publicUrl, tags })
     await app.register(authPlugin, { config, ...services })
     await app.register(gatePlugin, { limits: config.rateLimits, redis })
-    await app.register(responseCachePlugin, { cache: services.cache, schema })
+    const students = new StudentReferences(schema, services.records, services.people)
+    await app.register(responseCachePlugin, { cache: services.cache, schema, students })
     await app.register(errorsPlugin)
     await app.register(auditPlugin, { log: services.auditLog })
     for (const plugin of options.plugins ?? []) await app.register(plugin)
@@ -198,7 +201,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await app.register(facultyOptionRoutes)
     const details = schema.class('Degree') && schema.class('RequirementGroup') ? { Degree: degreeDetail(services.requirements, schema) } : {}
     const guards = schema.class('Group') && schema.class('Workflow') ? { Group: new CommitteeGroups(services.records, schema) } : {}
-    await app.register(recordRoutes, { details, guards })
+    const writers = schema.class('Publication') && schema.class('RejectedWork') ? { Publication: new PublicationService(services.records, services.people) } : {}
+    await app.register(recordRoutes, { details, guards, writers, students })
     await app.register(studentRoutes)
     await app.register(progressRoutes)
     await app.register(planRoutes)

@@ -40,14 +40,17 @@ function judged({ generations, entry }: Lookup): CacheLookup {
  *
  * Cache rule. Holds: answers of the GET routes that declare `config.cache` (http/cache.ts), keyed by
  * route, parameters, query and the caller's visibility class (admin or not); answers about a student are
- * never stored for non-admins. Invalidated by: a generation bump of every collection an answer was
+ * never stored for non-admins, and a non-admin's answer naming records that reference students (a
+ * publication's dept_authors) is shared only with every student left out of it: a caller who may see a
+ * student by relation neither reads nor stores such answers. Invalidated by: a generation bump of every collection an answer was
  * computed from, on each record write (services.ts: records.onChange), and its TTL. Access is decided
  * before the lookup, so nothing about who the caller is comes from here. Across instances: in Redis the
  * generations are shared, so every instance's bump reaches every lookup; in process, other instances'
  * writes arrive through the store's write counts, and without Redis entries live two seconds at most
  * (cache/memory.ts). Tests:
  * test/cache/invalidation.test.ts (writes through the API and outside it), test/cache/visibility.test.ts,
- * test/cache/outage.test.ts (a write made while Redis is away).
+ * test/cache/outage.test.ts (a write made while Redis is away), test/privacy/student-references.test.ts
+ * (an admin's answer naming students warms the cache; others are not served it).
  */
 export class ResponseCache {
   private readonly inflight = new Set<Promise<void>>()

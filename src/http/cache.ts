@@ -6,6 +6,7 @@ import { LRUCache } from 'lru-cache'
 import type { CacheKey } from '../cache/port.js'
 import type { CacheLookup, ResponseCache } from '../cache/response-cache.js'
 import { isAdmin } from '../privacy/relations.js'
+import type { StudentReferences } from '../privacy/student-references.js'
 import type { CompiledSchema } from '../schema/index.js'
 import { fieldsOf } from './fields.js'
 
@@ -15,6 +16,8 @@ export interface CachePolicy {
   readonly dependsOn: readonly string[]
   /** The resource the answers belong to (`people`, `courses`), for clearing one type. */
   readonly group: string
+  /** Whether answers may name students in reference fields (a publication's dept_authors), so differ by caller. */
+  readonly namesStudents?: boolean
 }
 
 interface Pending {
@@ -45,8 +48,10 @@ type KeyOf = (request: FastifyRequest, admin: boolean) => string
  * parameters (an id in either path form arrives here as the same value), the validated query with
  * defaults applied (so parameter order and an explicit default do not matter), and the caller's
  * visibility class. Only admins see student records; every other caller with the route's permission
- * gets the same answer, so non-admins share entries. Where the query schema admits only the parameters
- * it names, the key reads those, in a fixed order; otherwise every parameter sent, sorted.
+ * gets the same answer, so non-admins share entries. On routes whose answers may name students in their
+ * references, a non-admin who may see some student by relation does not share (see lookupFor). Where
+ * the query schema admits only the parameters it names, the key reads those, in a fixed order;
+ * otherwise every parameter sent, sorted.
  */
 function keyRecipe(route: RouteOptions): KeyOf {
   const params = [...route.url.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!).sort()
@@ -76,7 +81,7 @@ function hooksOf<T>(value: T | T[] | undefined): T[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value]
 }
 
-async function responseCache(app: FastifyInstance, { cache, schema }: { cache: ResponseCache; schema: CompiledSchema }) {
+async function responseCache(app: FastifyInstance, { cache, schema, students }: { cache: ResponseCache; schema: CompiledSchema; students: StudentReferences }) {
   app.decorateRequest('cacheMiss', null)
   if (!cache.enabled) return
   const studentClasses = new Set([...schema.model.classes.values()].filter((c) => c.metadata.student || c.metadata.visible_to).map((c) => c.name))
@@ -126,14 +131,25 @@ async function responseCache(app: FastifyInstance, { cache, schema }: { cache: R
   // style, so a hit in the in-process cache is answered without waiting on a promise.
   function lookupFor(route: RouteOptions, policy: CachePolicy) {
     const keyOf = keyRecipe(route)
-    return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      // Whether this answer comes compressed depends on Accept-Encoding, so shared caches must know it.
-      reply.header('vary', 'accept-encoding')
-      const admin = request.principal !== null && isAdmin(request.principal)
+    const consult = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, admin: boolean) => {
       const key = { group: policy.group, id: keyOf(request, admin) }
       const found = cache.lookup(key, policy.dependsOn)
       if (!(found instanceof Promise)) return answer(request, reply, done, key, admin, found)
       found.then((result) => answer(request, reply, done, key, admin, result), done)
+    }
+    return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      // Whether this answer comes compressed depends on Accept-Encoding, so shared caches must know it.
+      reply.header('vary', 'accept-encoding')
+      const principal = request.principal
+      const admin = principal !== null && isAdmin(principal)
+      if (!policy.namesStudents || admin || principal?.kind !== 'user') return consult(request, reply, done, admin)
+      // Non-admins share one answer, with every student left out of it; a caller who may see some student
+      // (one themselves, or an advisor) gets an answer of their own, neither read from nor stored for others.
+      students.visibleByRelation(principal).then((seen) => {
+        if (!seen.size) return consult(request, reply, done, admin)
+        reply.header('x-cache', 'bypass')
+        done()
+      }, done)
     }
   }
 

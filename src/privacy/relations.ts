@@ -30,7 +30,14 @@ export class People {
 
   /** An API key is no one's Person: it acts for its owner on the catalog, never on their relations (DESIGN 6.1). */
   personOf(principal: Principal): Promise<ApiRecord | null> {
-    if (principal.kind === 'api-key') return Promise.resolve(null)
+    return principal.kind === 'api-key' ? Promise.resolve(null) : this.linkedPerson(principal)
+  }
+
+  /**
+   * The Person a caller writes catalog records as: the user's, or for an API key its owner's (a key acts
+   * for its owner on the catalog, so it may change what its owner authored; DESIGN 6.1, publications).
+   */
+  linkedPerson(principal: Principal): Promise<ApiRecord | null> {
     let found = this.memo.get(principal)
     if (!found) {
       found = this.lookup(principal)

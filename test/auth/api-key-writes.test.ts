@@ -17,8 +17,10 @@ t.test('a key granted write_publications creates and updates a publication; one 
     return res.json().key as string
   }
   const writer = await keyWith(['read_publications', 'write_publications'])
+  // A key acts as its owner: it changes publications its owner's Person is a department author of.
+  const ada = (await admin({ method: 'POST', url: '/api/people', payload: { type: 'Faculty', first_name: 'Ada', last_name: 'Key', email: 'ada@dept.example.edu' } })).json().id as string
 
-  const created = await send(port, 'POST', '/api/publications', { 'X-API-Key': writer }, { title: 'Written with a key', year: 2024 })
+  const created = await send(port, 'POST', '/api/publications', { 'X-API-Key': writer }, { title: 'Written with a key', year: 2024, dept_authors: [ada] })
   t.equal(created.status, 201, 'create with the key')
   const id = created.json()._id as string
   t.match(created.json(), { _id: /^Publication\//, title: 'Written with a key', year: 2024 })

@@ -1,5 +1,6 @@
 import type { TProperties } from '@sinclair/typebox'
 import type { Principal } from '../../auth/plugin.js'
+import type { StudentReferences } from '../../privacy/student-references.js'
 import type { ApiRecord } from '../../records/service.js'
 
 /**
@@ -22,9 +23,23 @@ export interface WriteGuard {
   check(principal: Principal, before: Readonly<Record<string, unknown>> | undefined, after: Readonly<Record<string, unknown>> | undefined): Promise<void>
 }
 
+/**
+ * A class's own rules for changing and deleting its records (who owns a publication, what an import must
+ * remember), run by the generic update and delete routes after their checks, in place of the plain write.
+ * Each refuses with a 403 naming its rule.
+ */
+export interface RecordWriter {
+  update(principal: Principal, current: ApiRecord, patch: Readonly<Record<string, unknown>>, options: { expectVersion?: number }): Promise<ApiRecord>
+  remove(principal: Principal, current: ApiRecord): Promise<void>
+}
+
 export interface RecordRouteOptions {
   /** Detail extensions by the name of the resource's root class. */
   readonly details?: Readonly<Partial<Record<string, DetailExtension>>>
   /** Write guards by the name of the resource's root class. */
   readonly guards?: Readonly<Partial<Record<string, WriteGuard>>>
+  /** Writers by the name of the resource's root class. */
+  readonly writers?: Readonly<Partial<Record<string, RecordWriter>>>
+  /** Leaves references to students out of every answer for callers who may not see them (DESIGN 6.1). */
+  readonly students: StudentReferences
 }

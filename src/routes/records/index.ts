@@ -10,9 +10,8 @@ import { collectionsRead, listFilter, listSort } from '../../records/list-query.
 import type { ApiRecord, RecordView } from '../../records/service.js'
 import { SchemaError, type Resource } from '../../schema/index.js'
 import { where, type Filter } from '../../store/port.js'
-import { rejectIfImported, withEditedFields } from '../../publications/user-edits.js'
 import { errorResponses } from '../responses.js'
-import type { DetailExtension, RecordRouteOptions, WriteGuard } from './extensions.js'
+import type { DetailExtension, RecordRouteOptions, RecordWriter, WriteGuard } from './extensions.js'
 import { Created, Deleted, idParams, ifMatch, listQuery, noQuery, objectSchema, pageOf, paging, recordBody, versionFrom } from './schemas.js'
 
 /** A permission the schema names for a resource; an unknown one is a schema fault, reported as such. */
@@ -69,8 +68,11 @@ function withoutExtension(body: Readonly<Record<string, unknown>>, extension: De
 
 type App = Parameters<FastifyPluginAsyncTypebox<RecordRouteOptions>>[0]
 
-/** The routes of one generic resource: list, detail, create, update, delete and its related lists. */
-function resourceRoutes(app: App, resource: Resource, extension: DetailExtension | undefined, guard: WriteGuard | undefined): void {
+/**
+ * The routes of one generic resource: list, detail, create, update, delete and its related lists. Every
+ * answer that returns records leaves out references to students the caller may not see (DESIGN 6.1).
+ */
+function resourceRoutes(app: App, resource: Resource, options: RecordRouteOptions): void {
   const { schema, records } = app
   const { root, path, tag } = resource
   const read = readPolicy(resource)
@@ -83,9 +85,27 @@ function resourceRoutes(app: App, resource: Resource, extension: DetailExtension
   const params = idParams(root)
   const noun = root.name
   const access = new RecordAccess(schema, resource, app.people)
+  const extension: DetailExtension | undefined = options.details?.[root.name]
+  const guard: WriteGuard | undefined = options.guards?.[root.name]
+  const writer: RecordWriter | undefined = options.writers?.[root.name]
+  const { students } = options
+  // Most resources can name no student (people, courses): their reads skip the redaction altogether.
+  const namesStudents = students.mayName(resource.classes)
   const cached = root.metadata.cache
-  const cache = (dependsOn: string[]) => cached ? { cache: { ttlSeconds: cached.ttl_seconds, dependsOn, group: resource.collection } } : {}
-  const cacheRoute = (route: 'list' | 'detail', dependsOn: string[]) => cached?.routes.includes(route) ? cache(dependsOn) : {}
+  const cache = (dependsOn: string[], names: boolean) => cached
+    ? { cache: { ttlSeconds: cached.ttl_seconds, dependsOn, group: resource.collection, namesStudents: names } }
+    : {}
+  const cacheRoute = (route: 'list' | 'detail', dependsOn: string[]) => cached?.routes.includes(route) ? cache(dependsOn, namesStudents) : {}
+  const studentFilters = Object.entries(root.metadata.filters).filter(([, field]) => students.referenceFields(root.name).includes(field)).map(([param]) => param)
+
+  /** A filter naming a student the caller may not see matches nothing, as their answers never name that student. */
+  async function filtersHiddenStudent(request: FastifyRequest, query: Readonly<Record<string, unknown>>): Promise<boolean> {
+    for (const param of studentFilters) {
+      const value = query[param]
+      if (typeof value === 'string' && !(await students.maySee(principalOf(request), value))) return true
+    }
+    return false
+  }
 
   /** The record, if it exists and the caller may see it; a record hidden from the caller is reported as missing. */
   async function visible(request: FastifyRequest, id: string): Promise<RecordView> {
@@ -103,8 +123,11 @@ function resourceRoutes(app: App, resource: Resource, extension: DetailExtension
   }, async (request) => {
     const { query } = request
     const filter = and(await listFilter(schema, records, resource, query), access.listFilter(principalOf(request)))
-    const page = await records.viewPage(root, filter, { sort: listSort(root, query.sort), skip: query.offset, limit: query.limit })
-    return { ...page, limit: query.limit, offset: query.offset }
+    const sort = listSort(root, query.sort)
+    if (await filtersHiddenStudent(request, query)) return { items: [], total: 0, limit: query.limit, offset: query.offset }
+    const page = await records.viewPage(root, filter, { sort, skip: query.offset, limit: query.limit })
+    const items = namesStudents ? await students.redact(principalOf(request), page.items) : page.items
+    return { items, total: page.total, limit: query.limit, offset: query.offset }
   })
 
   app.get(`${path}/:id`, {
@@ -115,7 +138,8 @@ function resourceRoutes(app: App, resource: Resource, extension: DetailExtension
     },
   }, async (request, reply) => {
     const found = withVersion(reply, await visible(request, request.params.id))
-    return extension ? { ...found, ...await extension.fields(found) } : found
+    const shown = namesStudents ? await students.redactOne(principalOf(request), found) : found
+    return extension ? { ...shown, ...await extension.fields(found) } : shown
   })
 
   app.post(path, {
@@ -146,15 +170,17 @@ function resourceRoutes(app: App, resource: Resource, extension: DetailExtension
     },
   }, async (request, reply) => {
     const { id } = request.params
-    const body = withoutExtension(request.body, extension)
     const principal = principalOf(request)
     const current = await records.get(id)
     if (!current || !((await access.canRead(principal, current)) || (await access.isOwn(principal, current)))) throw new NotFoundError(`${id} not found`)
+    const body = await students.keepHidden(principal, current, withoutExtension(request.body, extension))
     await access.authorizeUpdate(principal, current, body)
     access.assertCanGrant(principal, current, body)
     await guard?.check(principal, current, { ...current, ...body })
     const expectVersion = versionFrom(request.headers['if-match'])
-    return withVersion(reply, await records.update(id, withEditedFields(current, body), expectVersion === undefined ? {} : { expectVersion }))
+    const versioned = expectVersion === undefined ? {} : { expectVersion }
+    const updated = writer ? await writer.update(principal, current, body, versioned) : await records.update(id, body, versioned)
+    return withVersion(reply, await students.redactOne(principal, updated))
   })
 
   app.delete(`${path}/:id`, {
@@ -168,8 +194,8 @@ function resourceRoutes(app: App, resource: Resource, extension: DetailExtension
     const current = await visible(request, id)
     access.assertCanGrant(principalOf(request), current)
     await guard?.check(principalOf(request), current, undefined)
-    await records.remove(id)
-    await rejectIfImported(records, current)
+    if (writer) await writer.remove(principalOf(request), current)
+    else await records.remove(id)
     return { id, message: `${id} deleted` }
   })
 
@@ -177,8 +203,9 @@ function resourceRoutes(app: App, resource: Resource, extension: DetailExtension
     const target = schema.class(related.class)!
     const targetResource = schema.resourceOf(target.name)
     const policy = targetResource ? readPolicy(targetResource) : read
+    const relatedNamesStudents = students.mayName(target.concrete)
     app.get(`${path}/:id/${related.path}`, {
-      config: { policy, ...(cached?.related?.includes(related.path) ? cache([resource.collection, target.metadata.collection!]) : {}) },
+      config: { policy, ...(cached?.related?.includes(related.path) ? cache([resource.collection, target.metadata.collection!], relatedNamesStudents) : {}) },
       schema: {
         tags: [tag], summary: related.summary, params, querystring: Type.Object(paging, { additionalProperties: false }),
         response: { 200: pageOf(schema.builder.resourceSchema(target, 'record')), ...errorResponses(400, 401, 403, 404) },
@@ -188,13 +215,12 @@ function resourceRoutes(app: App, resource: Resource, extension: DetailExtension
       const { limit, offset } = request.query
       await visible(request, id)
       const page = await records.viewPage(target, where(related.field, id), { sort: listSort(target, undefined), skip: offset, limit })
-      return { ...page, limit, offset }
+      const items = relatedNamesStudents ? await students.redact(principalOf(request), page.items) : page.items
+      return { items, total: page.total, limit, offset }
     })
   }
 }
 
 export const recordRoutes: FastifyPluginAsyncTypebox<RecordRouteOptions> = async (app, options) => {
-  for (const resource of app.schema.resources) {
-    resourceRoutes(app, resource, options.details?.[resource.root.name], options.guards?.[resource.root.name])
-  }
+  for (const resource of app.schema.resources) resourceRoutes(app, resource, options)
 }
