@@ -5,6 +5,7 @@ import { keyRoutes } from '../../auth/api-keys/service.js'
 import { allow, isPermission, permissions, type Permission } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import { RecordAccess } from '../../privacy/record-access.js'
+import { isAdmin } from '../../privacy/relations.js'
 import { NotFoundError } from '../../errors.js'
 import { collectionsRead, listFilter, listSort } from '../../records/list-query.js'
 import type { ApiRecord, RecordView } from '../../records/service.js'
@@ -143,7 +144,8 @@ function resourceRoutes(app: App, resource: Resource, extension: DetailExtension
     await access.authorizeUpdate(principal, current, body)
     access.assertCanGrant(principal, current, body)
     const expectVersion = versionFrom(request.headers['if-match'])
-    return withVersion(reply, await records.update(id, withEditedFields(current, body), expectVersion === undefined ? {} : { expectVersion }))
+    const options = { correctKey: isAdmin(principal), ...(expectVersion === undefined ? {} : { expectVersion }) }
+    return withVersion(reply, await records.update(id, withEditedFields(current, body), options))
   })
 
   app.delete(`${path}/:id`, {
