@@ -139,6 +139,10 @@ t.test('1. a class whose course code is spaced otherwise finds its catalog cours
   // An admin corrects the catalog code: the id stays, the sections still point at the course.
   const ops = test.as(admin, 'admin')
   const url = `/api/courses/${encodeURIComponent(catalog._id)}`
+  const twin = await ops({ method: 'POST', url: '/api/courses', payload: { course_code: 'cs101', title: 'A second CS 101' } })
+  t.equal(twin.statusCode, 409, 'one course per code, however it is spelled')
+  t.match(twin.json().error, /another Course already has this course_code in another spelling \(CS 101, Course\/CS-101\)/)
+  t.equal((await ops({ method: 'PUT', url, payload: { course_code: 'CS 201' } })).statusCode, 409, 'a correction cannot take another course\'s code (cs 201)')
   const corrected = await ops({ method: 'PUT', url, payload: { course_code: 'CS 110' } })
   t.equal(corrected.statusCode, 200, corrected.body)
   t.same([corrected.json()._id, corrected.json().course_code], [catalog._id, 'CS 110'])

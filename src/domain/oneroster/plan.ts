@@ -97,7 +97,7 @@ export function planSync(kind: SyncKind, current: readonly CurrentRecord[], inpu
     }
     const set = changedValues(existing, record, options)
     if (existing.active === false) set.active = true
-    if (!sameValue(existing.source, record.source)) set.source = record.source
+    if (!sameSource(existing.source, record.source)) set.source = record.source
     const refs = changedRefs(existing.refs, record.refs)
     if (Object.keys(set).length === 0 && Object.keys(refs).length === 0) plan.unchanged++
     else plan.update.push({ _id: existing._id, row: record.row, source: record.source, set, refs })
@@ -184,6 +184,8 @@ function refKey(ref: SourceRef | readonly SourceRef[] | undefined): string {
   const list = Array.isArray(ref) ? (ref as readonly SourceRef[]) : [ref as SourceRef]
   return list.map((r) => `${r.kind}:${r.sourced_id}`).sort().join('|')
 }
+
+const sameSource = (a: Source | undefined, b: Source): boolean => a?.system === b.system && a.sourced_id === b.sourced_id && a.identifier === b.identifier
 
 const isEmpty = (value: unknown): boolean => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)
 
