@@ -62,7 +62,7 @@ const classes11: Table = [
 const users11: Table = [
   ['sourcedId', 'status', 'dateLastModified', 'enabledUser', 'orgSourcedIds', 'role', 'username', 'userIds', 'givenName', 'familyName', 'middleName', 'identifier', 'email', 'sms', 'phone', 'grades', 'password', 'ext_pronouns'],
   ['U1', '', '', 'true', 'dept', 'teacher', 'ada', '', 'Ada', 'Byron', '', 'abyron', 'ada@dept.example.edu', '', '', '', '', 'she/her'],
-  ['U2', '', '', 'true', 'dept', 'student', 'ben', '', 'Ben', 'Okafor', '', '', 'ben@dept.example.edu', '', '', '"UG"', '', ''],
+  ['U2', '', '', 'true', 'dept', 'student', 'ben', '', 'Ben', 'Okafor', '', '', 'ben@dept.example.edu', '', '', '13,UG', '', ''],
   ['U3', '', '', 'true', 'dept', 'parent', 'pat', '', 'Pat', 'Okafor', '', '', 'pat@home.example.com', '', '', '', '', ''],
 ]
 const enrollments11: Table = [
@@ -93,7 +93,7 @@ const roles12 = (rows: Table = []): Table => [
 ]
 const package12 = (users: Table = users12(), roles: Table = roles12()) => ({
   'manifest.csv': manifest('1.2', [['file.roles', 'bulk'], ['file.userProfiles', 'bulk']]),
-  'academicSessions.csv': sessions11.map((row) => [...row]),
+  'academicSessions.csv': sessions11,
   'courses.csv': [courses11[0]!],
   'classes.csv': [classes11[0]!],
   'users.csv': users,
