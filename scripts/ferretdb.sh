@@ -126,15 +126,16 @@ id_index() {
 
 # The store contract, the adapter's command counts, time bound and index list, its answers with the
 # server gone (on a FerretDB of that test's own), the record service's batch writes, and the HTTP suites
-# of records, privacy, workflows and jobs: the same files as the first pass, run again on the MongoDB
-# adapter. (The campus sync suites are left out: on FerretDB over SQLite they take minutes, and they
-# write through the same store operations these cover; the deactivation guard and the stored secret,
-# which depend on what the store holds, run here too.)
+# of records, privacy, workflows and jobs, and the small suites of real-world feeds and works: the same
+# files as the first pass, run again on the MongoDB adapter. (The other campus sync suites are left out:
+# on FerretDB over SQLite they take minutes, and they write through the same store operations; the
+# deactivation guard and the stored secret, which depend on what the store holds, run here too.)
 files() {
   (cd "$root" && shopt -s nullglob && printf '%s\n' test/store/mongodb.test.ts test/store/mongo-commands.test.ts \
     test/store/mongo-outage.test.ts test/store/indexes.test.ts test/records/*.test.ts test/routes/*.test.ts \
     test/routes/workflows/*.test.ts test/privacy/*.test.ts test/workflows/*.test.ts test/jobs/*.test.ts \
-    test/sync/deactivation-guard.test.ts test/routes/campus-sync/secret-at-rest.test.ts)
+    test/sync/deactivation-guard.test.ts test/routes/campus-sync/secret-at-rest.test.ts \
+    test/sync/real-feeds.test.ts test/publications/real-works.test.ts)
 }
 
 mongodb_pass() {

@@ -15,6 +15,7 @@ import { joinCluster } from './cluster/join.js'
 import type { Config } from './config.js'
 import { AuditLog, auditCollection, auditIndexes } from './privacy/audit-log.js'
 import { installRequirementChecks } from './degrees/requirement-checks.js'
+import { installCourseCodeCheck } from './records/course-code-check.js'
 import { StudentPlans } from './degrees/plans.js'
 import { DegreeProgress } from './degrees/progress.js'
 import { DegreeRequirements } from './degrees/requirements.js'
@@ -95,6 +96,7 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   const secrets = await secretBox(config)
   const records = new RecordService(store, schema)
   installRequirementChecks(records, schema)
+  installCourseCodeCheck(records, schema)
   await checkStoredClientSecret(records, schema, secrets, log)
   await dropRetiredPermissions(records, schema, log)
   const users = new UserService(store, records)

@@ -4,11 +4,13 @@ import { orcid as asOrcid, shortId } from '../connectors/openalex/ids.js'
 import { publicationFromWork } from '../domain/publications/from-openalex.js'
 import { planImport } from '../domain/publications/merge.js'
 import type { DepartmentAuthor, PublicationFields, StoredPublication } from '../domain/publications/types.js'
-import { AppError } from '../errors.js'
+import { AppError, BadRequestError } from '../errors.js'
 import type { JobContext } from '../jobs/port.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
 import { checkpoint } from '../sync/apply.js'
+import { markOf, savePersonImport, type ImportWarning } from './person-results.js'
+import { usableFields } from './usable-fields.js'
 
 export interface PublicationDeps {
   readonly records: RecordService
@@ -27,6 +29,8 @@ export interface ImportResult {
   unchanged: number
   rejected: number
   errors: { person: string; message: string }[]
+  /** Works imported without a field they brought (unusable as given), per person and work. */
+  warnings: ImportWarning[]
   /** When the day's OpenAlex budget ran out: when it renews, and the person and cursor to go on from. */
   resumes?: { at: string; person: string; cursor?: string }
 }
@@ -49,7 +53,7 @@ async function departmentAuthors(deps: PublicationDeps): Promise<ApiRecord[]> {
  */
 export async function runPublicationImport(deps: PublicationDeps, request: { personId?: string }, context: Context): Promise<ImportResult> {
   const now = deps.now ?? (() => new Date())
-  const result: ImportResult = { status: 'completed', people: 0, created: 0, updated: 0, unchanged: 0, rejected: 0, errors: [] }
+  const result: ImportResult = { status: 'completed', people: 0, created: 0, updated: 0, unchanged: 0, rejected: 0, errors: [], warnings: [] }
   try {
     const everyone = await departmentAuthors(deps)
     const people = request.personId === undefined ? everyone.filter((p) => p.type === 'Faculty') : everyone.filter((p) => p._id === request.personId)
@@ -60,17 +64,21 @@ export async function runPublicationImport(deps: PublicationDeps, request: { per
     for (const [index, person] of people.entries()) {
       checkpoint(context.signal)
       await context.progress(Math.round((100 * index) / Math.max(1, people.length)), `importing works of ${person._id}`)
+      const mark = markOf(result)
       try {
         await importPerson(deps, person, authors, existing, rejections, result, now, context)
         result.people++
+        await savePersonImport(deps, person._id, 'completed', mark, result, now())
       } catch (error) {
         if (error instanceof OpenAlexBudgetError) {
           result.status = 'stopped'
           result.resumes = { at: error.resetsAt.toISOString(), person: person._id, ...(error.cursor ? { cursor: error.cursor } : {}) }
+          await savePersonImport(deps, person._id, 'stopped', mark, result, now())
           break
         }
         if (context.signal.aborted) throw error
         result.errors.push({ person: person._id, message: error instanceof Error ? error.message : String(error) })
+        await savePersonImport(deps, person._id, 'failed', mark, result, now())
       }
     }
     return result
@@ -96,18 +104,32 @@ async function importPerson(
     const plan = planImport(existing, incoming, rejections)
     result.unchanged += plan.unchanged
     result.rejected += plan.rejected
-    for (const fields of plan.create) {
+    const warn = (work: string | undefined, warnings: readonly string[]) => {
+      for (const message of warnings) result.warnings.push({ person: person._id, ...(work ? { work } : {}), message })
+    }
+    for (const work of plan.create) {
+      const usable = usableFields(deps.schema, 'Publication', 'create', work as unknown as Record<string, unknown>)
       try {
-        const created = await deps.records.create('Publication', fields)
+        if (usable.refusal) throw new BadRequestError(usable.refusal)
+        const created = await deps.records.create('Publication', usable.fields)
         existing.push(created as unknown as StoredPublication)
         result.created++
+        warn(work.source_id, usable.warnings)
       } catch (error) {
         if (!(error instanceof AppError) || error.statusCode >= 500) throw error
-        result.errors.push({ person: person._id, message: `${fields.source_id}: ${error.message}` })
+        result.errors.push({ person: person._id, message: `${work.source_id}: ${error.message}` })
       }
     }
     for (const { _id, set } of plan.update) {
-      const updated = await deps.records.update(_id, set)
+      const usable = usableFields(deps.schema, 'Publication', 'update', set as Record<string, unknown>)
+      const stored = existing.find((p) => p._id === _id)
+      warn(stored?.source_id, usable.warnings)
+      // A change that was only the unusable field leaves the fetch stamp, which alone is no update.
+      if (Object.keys(usable.fields).every((field) => field === 'source')) {
+        result.unchanged++
+        continue
+      }
+      const updated = await deps.records.update(_id, usable.fields)
       existing.splice(existing.findIndex((p) => p._id === _id), 1, updated as unknown as StoredPublication)
       result.updated++
     }

@@ -1,4 +1,4 @@
-import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors.js'
+import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 import { keyFields, makeKey } from '../schema/keys.js'
 import { idKeyPattern } from '../schema/typebox.js'
@@ -250,9 +250,11 @@ export class RecordService {
   /**
    * Applies the given fields (null removes an optional one). With `expectVersion` (or `_version` in the
    * body) the update applies only to that version, else to whatever is current; either way two writers
-   * never overwrite each other unseen, because each write is a compare-and-set on `_version`.
+   * never overwrite each other unseen, because each write is a compare-and-set on `_version`. A field of
+   * the id changes only where the class lets it be corrected (`correctable_key`) and the caller may
+   * (`correctKey`: an admin); the id stays as minted, so references to the record keep pointing at it.
    */
-  async update(id: string, input: unknown, options: { expectVersion?: number } = {}): Promise<ApiRecord> {
+  async update(id: string, input: unknown, options: { expectVersion?: number; correctKey?: boolean } = {}): Promise<ApiRecord> {
     const cls = this.schema.classOfId(id)
     if (!cls) throw new NotFoundError(`${id} not found`)
     const problem = this.schema.validators.problem(cls.name, 'update', input)
@@ -279,9 +281,10 @@ export class RecordService {
         throw new ConflictError(`${id} is at version ${current._version}, not ${expected}; read it again`, { etag: `"${current._version}"` })
       }
       for (const field of keyFields(cls)) {
-        if ((field in $set && $set[field] !== current[field]) || field in $unset) {
-          throw new BadRequestError(`'${field}' is part of the record's id and cannot change`)
-        }
+        if (field in $unset) throw new BadRequestError(`'${field}' is part of the record's id and cannot change`)
+        if (!(field in $set) || $set[field] === current[field]) continue
+        if (!cls.metadata.correctable_key.includes(field)) throw new BadRequestError(`'${field}' is part of the record's id and cannot change`)
+        if (!options.correctKey) throw new ForbiddenError(`Permission denied: '${field}' is part of the record's id; only an admin may correct it`)
       }
       const merged: Record<string, unknown> = { ...current, ...$set }
       for (const field of Object.keys($unset)) delete merged[field]

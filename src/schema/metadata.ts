@@ -27,6 +27,8 @@ export const RawMetadataSchema = Type.Object({
   visible_to: Type.Optional(Type.Union([Type.Literal('admins'), Type.Literal('admins-self-advisors')])),
   self_editable: Type.Optional(Names),
   identity_fields: Type.Optional(Names),
+  /** Fields of the @key an admin may correct after creation: the id stays as minted, references keep pointing at it. */
+  correctable_key: Type.Optional(Names),
   label: Type.Optional(Names),
   searchable: Type.Optional(Names),
   sortable: Type.Optional(Names),

@@ -62,6 +62,7 @@ export interface ClassMetadata {
   readonly visible_to?: 'admins' | 'admins-self-advisors'
   readonly self_editable: readonly string[]
   readonly identity_fields: readonly string[]
+  readonly correctable_key: readonly string[]
   readonly label: readonly string[]
   readonly searchable: readonly string[]
   readonly sortable: readonly string[]

@@ -13,7 +13,10 @@ export const applyPageSize = 100
 export interface Applied {
   created: number
   updated: number
+  /** Records deactivated because a feed row asked for it. */
   deactivated: number
+  /** Records deactivated because a bulk feed no longer lists them: no row of this run stands for them. */
+  absent: number
   errors: RowError[]
 }
 
@@ -44,7 +47,7 @@ export function checkpoint(signal: AbortSignal): void {
  * and the run goes on; anything else (the store failing) ends the run.
  */
 export async function applyPlan(plan: SyncPlan, context: ApplyContext): Promise<Applied> {
-  const applied: Applied = { created: 0, updated: 0, deactivated: 0, errors: [] }
+  const applied: Applied = { created: 0, updated: 0, deactivated: 0, absent: 0, errors: [] }
   for (let start = 0; start < plan.create.length; start += applyPageSize) {
     checkpoint(context.signal)
     await createPage(plan.kind, plan.create.slice(start, start + applyPageSize), context, applied)
@@ -54,9 +57,10 @@ export async function applyPlan(plan: SyncPlan, context: ApplyContext): Promise<
       await update_(plan.kind, update, context)
       applied.updated++
     })),
-    ...plan.deactivate.map((gone) => () => guarded(0, gone.source?.sourced_id ?? gone._id, applied, async () => {
+    ...plan.deactivate.map((gone) => () => guarded(gone.row ?? 0, gone.source?.sourced_id ?? gone._id, applied, async () => {
       await write(plan.kind, gone._id, { active: false }, context)
-      applied.deactivated++
+      if (gone.row === undefined) applied.absent++
+      else applied.deactivated++
     })),
   ]
   for (let start = 0; start < steps.length; start += applyPageSize) {

@@ -8,7 +8,7 @@ import { oneRosterSystem } from './source.js'
  * the synced teachers the feed names. Instructors no sync owns are not compared (and kept when written).
  */
 export function instructorPlan(sections: readonly ApiRecord[], maps: Readonly<Record<string, KindRecords>>, byClass: ReadonlyMap<string, readonly string[]>): SyncPlan {
-  const plan: SyncPlan = { kind: 'section', create: [], update: [], unchanged: 0, deactivate: [], skipped: [], errors: [] }
+  const plan: SyncPlan = { kind: 'section', create: [], update: [], unchanged: 0, deactivate: [], skipped: [], errors: [], warnings: [] }
   let unchanged = 0
   for (const section of sections) {
     const sourcedId = maps.section?.sourcedOf.get(section._id)

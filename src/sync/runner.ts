@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { SecretBox } from '../auth/secret-box.js'
-import type { Collection, OneRosterClass } from '../connectors/oneroster/model.js'
+import type { Collection, OneRosterClass, OneRosterEnrollment } from '../connectors/oneroster/model.js'
+import { courseCodeKey } from '../domain/course-code.js'
 import { mapCourses, mapSections } from '../domain/oneroster/map-catalog.js'
 import { mapEnrollments, mapPeople, teachersByClass, type EnrolledClass } from '../domain/oneroster/map-people.js'
 import { planSync, type SyncPlan } from '../domain/oneroster/plan.js'
@@ -12,7 +13,8 @@ import type { AuditLog } from '../privacy/audit-log.js'
 import type { Enrollments } from '../privacy/enrollments.js'
 import type { RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
-import { applyPlan, checkpoint, type Applied } from './apply.js'
+import { addApplied, addPlanned, plannedCounts, unaccounted, type KindCounts } from './accounting.js'
+import { applyPlan, checkpoint } from './apply.js'
 import { loadSyncConfig, sourceKey, type CampusSyncConfig } from './config.js'
 import { currentRecord, loadKind, type KindRecords } from './current.js'
 import { instructorPlan } from './instructors.js'
@@ -29,22 +31,27 @@ export interface CampusSyncRequest {
   readonly dryRun?: boolean
 }
 
-export interface KindCounts {
-  created: number
-  updated: number
-  unchanged: number
-  deactivated: number
-  skipped: number
-}
-
-export interface SyncResult extends KindCounts {
+export interface SyncResult {
   readonly run_id: string
   readonly kind: SyncRunKind
   readonly dry_run: boolean
   readonly status: 'completed' | 'failed' | 'refused'
   readonly message?: string
+  /** Sums over the kinds; `deactivated` counts absent records too. */
+  readonly rows: number
+  readonly created: number
+  readonly updated: number
+  readonly unchanged: number
+  readonly deactivated: number
+  readonly skipped: number
   readonly errors: RowError[]
+  /** Rows that landed without a field they brought (a taken email, an email that is no address). */
+  readonly warnings: RowError[]
   readonly by_kind: Partial<Record<SyncKind, KindCounts>>
+  /** True when, for every kind, created + updated + unchanged + deactivated + skipped + errors equals its rows. */
+  readonly accounted: boolean
+  /** A people run's second step: section instructors set from teacher enrollments. */
+  readonly instructors?: { readonly updated: number; readonly unchanged: number; readonly errors: number }
   /** A dry run's answer: what a real run would write. */
   readonly diff?: Partial<Record<SyncKind, Pick<SyncPlan, 'create' | 'update' | 'deactivate'>>>
 }
@@ -97,55 +104,62 @@ export async function runCampusSync(deps: SyncDeps, request: CampusSyncRequest, 
   await context.progress(5, `reading ${request.kind}`)
 
   const planned = await plan(deps, config, request, read)
-  const counts = { created: 0, updated: 0, unchanged: 0, deactivated: 0, skipped: 0 }
   const byKind: Partial<Record<SyncKind, KindCounts>> = {}
   const errors: RowError[] = [...planned.errors]
+  const warnings: RowError[] = []
   for (const p of planned.plans) {
-    byKind[p.kind] = { created: 0, updated: 0, unchanged: p.unchanged, deactivated: 0, skipped: p.skipped.length }
+    byKind[p.kind] = plannedCounts(p, planned.rows[p.kind] ?? 0)
     errors.push(...p.errors)
+    warnings.push(...p.warnings)
   }
+  let instructors: SyncResult['instructors']
 
   const finish = async (status: SyncResult['status'], message?: string, diff?: SyncResult['diff']): Promise<SyncResult> => {
-    for (const k of Object.values(byKind)) for (const field of Object.keys(counts) as (keyof KindCounts)[]) counts[field] += k[field]
-    const result: SyncResult = { run_id: runId, kind: request.kind, dry_run: request.dryRun === true, status, ...(message ? { message } : {}), ...counts, errors, by_kind: byKind, ...(diff ? { diff } : {}) }
+    const kinds = Object.values(byKind)
+    const sum = (field: keyof KindCounts) => kinds.reduce((total, k) => total + k[field], 0)
+    const counts = { rows: sum('rows'), created: sum('created'), updated: sum('updated'), unchanged: sum('unchanged'), deactivated: sum('deactivated') + sum('absent'), skipped: sum('skipped') }
+    const off = unaccounted(byKind)
+    const said = [message, off].filter(Boolean).join('; ')
+    const result: SyncResult = {
+      run_id: runId, kind: request.kind, dry_run: request.dryRun === true, status, ...(said ? { message: said } : {}), ...counts, errors, warnings,
+      by_kind: byKind, accounted: off === undefined, ...(instructors ? { instructors } : {}), ...(diff ? { diff } : {}),
+    }
+    const listed = (list: RowError[]) => list.slice(0, 1000).map((e) => ({ row: e.row, sourced_id: (e.sourced_id || '(none)').slice(0, 1000), message: e.message.slice(0, 1000) }))
     await deps.records.create('SyncRun', {
       system: oneRosterSystem, kind: request.kind, ...(request.term ? { term: request.term } : {}), dry_run: result.dry_run, status,
-      ...(message ? { message: message.slice(0, 2000) } : {}), started_at: startedAt, finished_at: now().toISOString(), ...counts,
-      errors: errors.slice(0, 1000).map((e) => ({ row: e.row, sourced_id: (e.sourced_id || '(none)').slice(0, 1000), message: e.message.slice(0, 1000) })),
+      ...(said ? { message: said.slice(0, 2000) } : {}), started_at: startedAt, finished_at: now().toISOString(), ...counts,
+      accounted: result.accounted, errors: listed(errors), warnings: listed(warnings),
     }, { key: runId })
-    context.log.info(`campus sync of ${request.kind} ${status}`, { ...counts, errors: errors.length, ...(message ? { message } : {}) })
+    context.log.info(`campus sync of ${request.kind} ${status}`, { ...counts, errors: errors.length, warnings: warnings.length, ...(said ? { message: said } : {}) })
     return result
   }
 
   const refusal = planned.plans.find((p) => p.refusal)?.refusal
-  if (refusal) return finish('refused', refusal.message)
-  if (request.dryRun) {
-    for (const p of planned.plans) Object.assign(byKind[p.kind]!, { created: p.create.length, updated: p.update.length, deactivated: p.deactivate.length })
+  if (refusal || request.dryRun) {
+    // Nothing is written: the counts are what the plan would do, so its rows still add up.
+    for (const p of planned.plans) addPlanned(byKind[p.kind]!, p)
+    if (refusal) return finish('refused', refusal.message)
     const diff = Object.fromEntries(planned.plans.map((p) => [p.kind, { create: p.create, update: p.update, deactivate: p.deactivate }]))
     return finish('completed', failures.length ? `dry run on incomplete input: ${failures.join('; ')}` : undefined, diff)
   }
 
   const maps = planned.maps
   const writeContext = { records: deps.records, enrollments: deps.enrollments, auditLog: deps.auditLog, runId, signal: context.signal, maps }
-  const add = (kind: SyncKind, applied: Applied) => {
-    const k = (byKind[kind] ??= { created: 0, updated: 0, unchanged: 0, deactivated: 0, skipped: 0 })
-    k.created += applied.created
-    k.updated += applied.updated
-    k.deactivated += applied.deactivated
-    errors.push(...applied.errors)
-  }
   let step = 0
   for (const p of planned.plans) {
     await context.progress(10 + Math.round((80 * step++) / (planned.plans.length + 1)), `writing ${p.kind} records`)
-    add(p.kind, await applyPlan(p, writeContext))
+    const applied = await applyPlan(p, writeContext)
+    addApplied(byKind[p.kind]!, applied)
+    errors.push(...applied.errors)
   }
   if (planned.instructors) {
-    // After people are written: a teacher created in this run is now known.
+    // After people are written: a teacher created in this run is now known. These section updates stand
+    // for no row of their own, so they are counted apart from the rows.
     const plan = await planned.instructors()
     if (plan) {
       const applied = await applyPlan(plan, writeContext)
-      add('section', applied)
-      byKind.section!.unchanged += plan.unchanged
+      instructors = { updated: applied.updated, unchanged: plan.unchanged, errors: applied.errors.length }
+      errors.push(...applied.errors)
     }
   }
 
@@ -160,6 +174,8 @@ export async function runCampusSync(deps: SyncDeps, request: CampusSyncRequest, 
 
 interface Planned {
   readonly plans: SyncPlan[]
+  /** The rows the feed delivered, per kind: what the run's counts must add up to. */
+  readonly rows: Partial<Record<SyncKind, number>>
   readonly errors: RowError[]
   readonly maps: Record<string, KindRecords>
   /** The people run's second step: section instructors from teacher enrollments, planned once people are written. */
@@ -178,6 +194,8 @@ async function plan(deps: SyncDeps, config: CampusSyncConfig, request: CampusSyn
     deletePolicy: config.deletePolicy,
     maxDeactivatePercent: config.maxDeactivatePercent,
     selfEditable: new Set([...selfEditable(deps.schema, kind), ...ownedHere[kind]]),
+    ...(kind === 'course' ? { keptFields: { course_code: courseCodeKey } } : {}),
+    ...(kind === 'person' ? { yieldWhenTaken: ['email', 'campus_id'] } : {}),
   })
   const diff = (kind: SyncKind, maps: Record<string, KindRecords>, input: Mapped, from: Read<Collection>, only?: (r: KindRecords['records'][number]) => boolean) => {
     const current = maps[kind]!.records.filter((r) => !only || only(r)).map((r) => currentRecord(kind, r, maps))
@@ -188,7 +206,7 @@ async function plan(deps: SyncDeps, config: CampusSyncConfig, request: CampusSyn
   if (request.kind === 'courses') {
     const courses = await read('courses', true)
     const maps = { course: await load('course') }
-    return { plans: [diff('course', maps, mapCourses(courses.rows, system), courses)], errors: [], maps }
+    return { plans: [diff('course', maps, mapCourses(courses.rows, system), courses)], rows: { course: courses.rows.length }, errors: [], maps }
   }
 
   if (request.kind === 'sections') {
@@ -203,8 +221,11 @@ async function plan(deps: SyncDeps, config: CampusSyncConfig, request: CampusSyn
     // known and are not read; the people run links them.
     const enrollments = faculty.size ? await read('enrollments', false) : undefined
     const instructors = !enrollments || enrollments.mode === 'absent' || enrollments.failure ? undefined : teachersByClass(enrollments.rows, faculty)
-    const input = mapSections(classes.rows.filter(inScope), system, { knownCourses: new Set(maps.course.idOf.keys()), terms: chosen, ...(instructors ? { instructors } : {}) })
-    return { plans: [diff('section', maps, input, classes, (r) => !terms || terms.has(String(r.term)))], errors: mapped.errors, maps }
+    const input = withSkipped(
+      mapSections(classes.rows.filter(inScope), system, { knownCourses: new Set(maps.course.idOf.keys()), terms: chosen, ...(instructors ? { instructors } : {}) }),
+      classes.rows.filter((row) => !inScope(row)), 'none of its terms is synced by this run',
+    )
+    return { plans: [diff('section', maps, input, classes, (r) => !terms || terms.has(String(r.term)))], rows: { section: classes.rows.length }, errors: mapped.errors, maps }
   }
 
   const users = await read('users', true)
@@ -231,15 +252,22 @@ async function plan(deps: SyncDeps, config: CampusSyncConfig, request: CampusSyn
     if (!terms || terms.has(String(section.term))) classes.set(sourcedId, { course, term: String(section.term) })
     else otherTerms.add(sourcedId)
   }
-  const inScope = enrollments.rows.filter((row) => row.classSourcedId === undefined || !otherTerms.has(row.classSourcedId))
+  const inScope = (row: OneRosterEnrollment) => row.classSourcedId === undefined || !otherTerms.has(row.classSourcedId)
+  const enrollmentInput = withSkipped(mapEnrollments(enrollments.rows.filter(inScope), system, { classes, students }), enrollments.rows.filter((row) => !inScope(row)), 'its class is in a term this run does not sync')
   const enrollmentPlan = enrollments.mode === 'absent' ? undefined
-    : diff('enrollment', maps, mapEnrollments(inScope, system, { classes, students }), enrollments, (r) => !terms || terms.has(String(r.term)))
+    : diff('enrollment', maps, enrollmentInput, enrollments, (r) => !terms || terms.has(String(r.term)))
   const plans = enrollmentPlan ? [personPlan, enrollmentPlan] : [personPlan]
   const instructors = enrollments.mode === 'absent' || enrollments.failure ? undefined : async () => {
     const sections = maps.section!.records.filter((s) => maps.section!.sourcedOf.has(s._id) && (!terms || terms.has(String(s.term))))
     return instructorPlan(sections, maps, teachersByClass(enrollments.rows, syncedOfType(await load('person'), 'Faculty')))
   }
-  return { plans, errors: [], maps, ...(instructors ? { instructors } : {}) }
+  const rows = { person: users.rows.length, ...(enrollmentPlan ? { enrollment: enrollments.rows.length } : {}) }
+  return { plans, rows, errors: [], maps, ...(instructors ? { instructors } : {}) }
+}
+
+/** Rows a run leaves out of its scope, counted as skipped with the reason, so every row is accounted for. */
+function withSkipped(mapped: Mapped, rows: readonly { row: number; sourcedId: string }[], reason: string): Mapped {
+  return { ...mapped, skipped: [...mapped.skipped, ...rows.map((row) => ({ row: row.row, sourced_id: row.sourcedId, reason }))] }
 }
 
 /** The run's term, else the configured terms; undefined means every term. */

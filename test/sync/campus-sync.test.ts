@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { buildTestApp } from '../helpers/app.js'
 import { tempDir } from '../helpers/temp-dir.js'
-import { campus, counts, fullPass, provider, restConfig, sync, syncDeps, writes } from './support.js'
+import { campus, counts, fullPass, kindCounts, provider, restConfig, sync, syncDeps, writes } from './support.js'
 
 const schemaDir = fileURLToPath(new URL('../../schema/', import.meta.url))
 const later = (day: number) => `2025-10-${String(day).padStart(2, '0')}T10:00:00Z`
@@ -16,8 +16,9 @@ t.test('a first sync creates every record, links teachers as instructors and aud
   const [courses, sections, people] = await fullPass(deps)
   t.same(counts(courses!), { created: 2, updated: 0, unchanged: 0, deactivated: 0, skipped: 0, errors: 0, status: 'completed' })
   t.same(counts(sections!), { created: 2, updated: 0, unchanged: 0, deactivated: 0, skipped: 0, errors: 0, status: 'completed' })
-  t.same(people!.by_kind.person, { created: 4, updated: 0, unchanged: 0, deactivated: 0, skipped: 0 })
-  t.same(people!.by_kind.enrollment?.created, 2)
+  t.same(people!.by_kind.person, kindCounts(4, { created: 4 }))
+  t.same(people!.by_kind.enrollment, kindCounts(3, { created: 2, skipped: 1 }), "the teacher's enrollment is skipped as no student record")
+  t.same(people!.instructors, { updated: 1, unchanged: 1, errors: 0 }, 'section instructors are counted apart from rows')
   t.same(people!.errors, [])
 
   const { records, schema } = test.app
@@ -92,7 +93,7 @@ t.test('a delta run applies exactly the changed, new and tobedeleted rows', asyn
   users.push({ ...users.find((u) => u.sourcedId === 'S1')!, sourcedId: 'S3', identifier: 'net-S3', email: 's3@campus.example.edu', familyName: 'New', dateLastModified: later(3) })
   const before = writes(test)
   const result = await sync(deps, { kind: 'people' })
-  t.same(result.by_kind.person, { created: 1, updated: 1, unchanged: 0, deactivated: 1, skipped: 0 })
+  t.same(result.by_kind.person, kindCounts(3, { created: 1, updated: 1, deactivated: 1 }))
   t.equal(writes(test).people! - before.people!, 3, 'three people written, no more')
   const { records, schema } = test.app
   t.same((await records.find(schema.class('Person')!, { campus_id: 'net-S1' }))[0]!.last_name, 'Renamed')
@@ -115,32 +116,39 @@ t.test('bad rows are reported with their row and sourcedId and skipped; the rest
   t.same(courses!.errors.map((e) => [e.row, e.sourced_id]), [[3, 'C3'], [4, 'C1']])
   t.match(courses!.errors[0]!.message, /courseCode "not a code!"/)
   t.match(courses!.errors[1]!.message, /duplicate sourcedId, first seen on row 1/)
-  t.equal(people!.by_kind.person?.created, 4)
-  t.same(people!.errors.map((e) => [e.row, e.sourced_id]), [[5, 'X1'], [6, 'X2']])
-  t.match(people!.errors[1]!.message, /unknown role "overlord"/)
+  t.same(people!.by_kind.person, kindCounts(6, { created: 5, errors: 1 }), 'a user without identifier lands; the unknown role does not')
+  t.same(people!.errors.map((e) => [e.row, e.sourced_id]), [[6, 'X2']])
+  t.match(people!.errors[0]!.message, /unknown role "overlord"/)
+  t.same(courses!.by_kind.course, kindCounts(4, { created: 2, errors: 2 }))
   t.equal(people!.status, 'completed')
 })
 
-t.test('a row the record service refuses on writing is reported with its row and sourcedId; the rest of its page is written', async (t) => {
+t.test('a taken email lands the person without it, with a warning; a row the record service refuses on writing is reported and the rest of its page is written', async (t) => {
   const test = await buildTestApp(t)
   const { records, schema } = test.app
   await records.create('Staff', { first_name: 'Held', last_name: 'Address', campus_id: 'net-held', email: 's1@campus.example.edu' })
   const feed = campus()
   feed.users.push({ ...feed.users[3]!, sourcedId: 'S3', identifier: 'net-S3', email: 'S2@campus.example.edu' })
-  feed.enrollments.push({ ...feed.enrollments[1]!, sourcedId: 'E4', user: { sourcedId: 'S3' } })
+  feed.users.push({ ...feed.users[3]!, sourcedId: 'S4', identifier: 'net-S4', email: 's4@localhost' })
+  feed.enrollments.push({ ...feed.enrollments[1]!, sourcedId: 'E4', user: { sourcedId: 'S4' } })
   const p = await provider(t, feed)
   const [, , people] = await fullPass(syncDeps(test, restConfig(p)))
   t.equal(people!.status, 'completed')
-  t.same(people!.errors.map((e) => [e.row, e.sourced_id, e.message]), [
-    [3, 'S1', 'another Person already has this email'],
-    [5, 'S3', 'another Person already has this email'],
-    [2, 'E2', 'student S1 is not on record'],
-    [4, 'E4', 'student S3 is not on record'],
+  t.same(people!.warnings.map((e) => [e.row, e.sourced_id, e.message]), [
+    [3, 'S1', 'another person record already has this email (s1@campus.example.edu); landed without it'],
+    [5, 'S3', 'another person record already has this email (s2@campus.example.edu); landed without it'],
   ])
-  t.same(people!.by_kind.person, { created: 3, updated: 0, unchanged: 0, deactivated: 0, skipped: 0 })
-  t.same((await records.find(schema.class('Person')!, { campus_id: { $in: ['net-F1', 'net-A1', 'net-S2', 'net-S3'] } })).map((p) => p.campus_id).sort(), ['net-A1', 'net-F1', 'net-S2'])
-  t.same((await records.find(schema.class('Enrollment')!, {})).map((e) => (e.source as { sourced_id: string }).sourced_id), ['E3'])
-  t.same((await test.app.auditLog.verify()).checked, 1, 'only the enrollment written is audited')
+  t.same(people!.errors.map((e) => [e.row, e.sourced_id]), [[6, 'S4'], [4, 'E4']])
+  t.match(people!.errors[0]!.message, /email/)
+  t.equal(people!.errors[1]!.message, 'student S4 is not on record')
+  t.same(people!.by_kind.person, kindCounts(6, { created: 5, errors: 1 }))
+  t.same(people!.by_kind.enrollment, kindCounts(4, { created: 2, skipped: 1, errors: 1 }))
+  const landed = await records.find(schema.class('Person')!, { campus_id: { $in: ['net-S1', 'net-S2', 'net-S3', 'net-S4'] } }, { sort: [['campus_id', 1]] })
+  t.same(landed.map((p) => [p.campus_id, p.email]), [['net-S1', undefined], ['net-S2', 's2@campus.example.edu'], ['net-S3', undefined]])
+  t.same((await records.find(schema.class('Enrollment')!, {})).map((e) => (e.source as { sourced_id: string }).sourced_id).sort(), ['E2', 'E3'])
+  t.same((await test.app.auditLog.verify()).checked, 2, 'only the enrollments written are audited')
+  const [run] = await records.find(schema.class('SyncRun')!, { kind: 'people' })
+  t.same([run!.warnings, run!.rows, run!.accounted], [people!.warnings, 10, true], 'the run record keeps the warnings and says every row is accounted for')
 })
 
 t.test('people of a class the schema does not store are reported row by row; the run goes on', async (t) => {

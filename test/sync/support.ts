@@ -84,9 +84,29 @@ export const jobContext = (signal: AbortSignal = new AbortController().signal) =
   signal, progress: async () => {}, log: { info: () => {}, error: () => {} },
 })
 
+/**
+ * Every run of these tests is checked for its accounting: per kind, created + updated + unchanged +
+ * deactivated + skipped + errors is the rows the feed delivered, and the run says so.
+ */
 export async function sync(deps: SyncDeps, request: CampusSyncRequest): Promise<SyncResult> {
-  return runCampusSync(deps, request, jobContext())
+  return assertAccounted(await runCampusSync(deps, request, jobContext()))
 }
+
+export function assertAccounted<R extends Pick<SyncResult, 'by_kind' | 'accounted' | 'rows'>>(result: R): R {
+  let rows = 0
+  for (const [kind, k] of Object.entries(result.by_kind)) {
+    const sum = k.created + k.updated + k.unchanged + k.deactivated + k.skipped + k.errors
+    if (sum !== k.rows) throw new Error(`${kind}: ${k.rows} rows but ${sum} accounted for (${JSON.stringify(k)})`)
+    rows += k.rows
+  }
+  if (rows !== result.rows || result.accounted !== true) throw new Error(`the run does not say its rows are accounted for: ${JSON.stringify(result)}`)
+  return result
+}
+
+/** A kind's counts as the run reports them, rows first. */
+export const kindCounts = (rows: number, counts: Partial<Record<'created' | 'updated' | 'unchanged' | 'deactivated' | 'absent' | 'skipped' | 'errors', number>>) => ({
+  rows, created: 0, updated: 0, unchanged: 0, deactivated: 0, absent: 0, skipped: 0, errors: 0, ...counts,
+})
 
 /** A complete sync: courses, sections and people, in that order. */
 export async function fullPass(deps: SyncDeps, extra: Partial<CampusSyncRequest> = {}): Promise<SyncResult[]> {

@@ -1,19 +1,24 @@
+import { courseCodeKey } from '../course-code.js'
 import type { OneRosterClass, OneRosterCourse } from '../../connectors/oneroster/model.js'
 import { defined, mapRows } from './rows.js'
 import type { SyncTerm } from './terms.js'
 import type { Mapped, SourceRef } from './types.js'
 
-// The patterns of schema/academics.json, checked here so a bad row is reported rather than refused by the store.
-const courseCodePattern = /^[A-Za-z]{2,6} ?[0-9]{2,4}[A-Za-z]?$/
+// The patterns of schema/academics.json, checked here so a bad row is reported rather than refused by the
+// store; a course code is checked in its normal form, since feeds space it as they like.
+const courseCodeKeyPattern = /^[A-Z]{2,6}[0-9]{2,4}[A-Z]?$/
 const sectionNumberPattern = /^[A-Za-z0-9]{1,6}$/
 
-/** courses → Course: `courseCode` → course_code, `title` → title. */
+/**
+ * courses → Course: `courseCode` → course_code (inner spacing collapsed to one space, "CS  101" → "CS 101";
+ * a course already on record keeps its own code, see the planner's `keptFields`), `title` → title.
+ */
 export function mapCourses(rows: readonly OneRosterCourse[], system: string): Mapped {
   return mapRows(rows, (row, fail) => {
     if (!row.courseCode) return fail('courseCode is missing')
-    if (!courseCodePattern.test(row.courseCode)) return fail(`courseCode "${row.courseCode}" is not subject letters and a number, like CS 101`)
+    if (!courseCodeKeyPattern.test(courseCodeKey(row.courseCode))) return fail(`courseCode "${row.courseCode}" is not subject letters and a number, like CS 101`)
     if (!row.title) return fail('title is missing')
-    return { kind: 'course', row: row.row, status: row.status, source: { system, sourced_id: row.sourcedId }, values: { course_code: row.courseCode, title: row.title }, refs: {} }
+    return { kind: 'course', row: row.row, status: row.status, source: { system, sourced_id: row.sourcedId }, values: { course_code: row.courseCode.replace(/\s+/g, ' '), title: row.title }, refs: {} }
   })
 }
 

@@ -8,16 +8,20 @@ const campusIdPattern = /^[A-Za-z0-9._-]{1,64}$/
 const emailShape = /^[^\s@]{1,64}@[^\s@]{1,190}$/
 
 /**
- * users → people by role. campus_id is the `identifier` (the NetID), else `userMasterIdentifier`; a user
- * with neither cannot be matched safely (never by email alone) and is reported.
+ * users → people by role. A person is matched by sourcedId, so none needs a campus id: campus_id is the
+ * `identifier`, else `userMasterIdentifier`, whichever is NetID-shaped. OneRoster's identifier is free
+ * text, so one that is not (spaces, say) is kept as the source's `identifier`, never a reason to refuse;
+ * an email that is no address is left out with a warning.
  */
 export function mapPeople(rows: readonly OneRosterUser[], system: string, levels: StudentLevels = defaultStudentLevels): Mapped {
   return mapRows(rows, (row, fail) => {
-    const campusId = row.identifier ?? row.userMasterIdentifier
-    if (campusId === undefined) return fail('user has no identifier or userMasterIdentifier')
-    if (!campusIdPattern.test(campusId)) return fail(`identifier "${campusId.slice(0, 64)}" is not a campus id (letters, digits, . _ -)`)
+    const ids = [row.identifier, row.userMasterIdentifier].filter((id): id is string => id !== undefined)
+    const campusId = ids.find((id) => campusIdPattern.test(id))
+    const otherId = ids.find((id) => id !== campusId && !campusIdPattern.test(id))
     if (!row.givenName || !row.familyName) return fail('givenName or familyName is missing')
-    if (row.email !== undefined && !emailShape.test(row.email)) return fail('email is not an address')
+    const usableEmail = row.email === undefined || emailShape.test(row.email)
+    const warnings = usableEmail ? [] : [`email "${row.email!.slice(0, 64)}" is not an address; landed without it`]
+    const email = usableEmail ? row.email?.toLowerCase() : undefined
     const kind = classOfUser(row, levels)
     if ('error' in kind) return fail(kind.error)
     if ('skip' in kind) return kind
@@ -25,9 +29,10 @@ export function mapPeople(rows: readonly OneRosterUser[], system: string, levels
       kind: 'person',
       row: row.row,
       status: row.status,
-      source: { system, sourced_id: row.sourcedId },
-      values: defined({ '@type': kind.class, first_name: row.givenName, last_name: row.familyName, email: row.email?.toLowerCase(), campus_id: campusId, phone: row.phone }),
+      source: { system, sourced_id: row.sourcedId, ...(otherId !== undefined ? { identifier: otherId } : {}) },
+      values: defined({ '@type': kind.class, first_name: row.givenName, last_name: row.familyName, email, campus_id: campusId, phone: row.phone }),
       refs: {},
+      ...(warnings.length ? { warnings } : {}),
     }
   })
 }

@@ -1,3 +1,4 @@
+import { courseCodeKey } from '../course-code.js'
 import type { CurrentRecord, MappedRecord, Refs, SourceRef, SyncKind } from './types.js'
 
 const refId = (refs: Refs, field: string): string | undefined => {
@@ -7,12 +8,13 @@ const refId = (refs: Refs, field: string): string | undefined => {
 
 /**
  * The second way to find a record after its source id: the natural key each kind has in this service.
- * People by campus_id, never by email alone (an address can be reused or shared); courses by code,
- * spaced or not; sections and enrollments by their unique keys, references given as sourcedIds.
+ * People by campus_id, never by email alone (an address can be reused or shared); courses by code in its
+ * normal form (case and spacing ignored); sections and enrollments by their unique keys, references
+ * given as sourcedIds.
  */
 const naturalKeys: Record<SyncKind, (values: Readonly<Record<string, unknown>>, refs: Refs) => string | undefined> = {
   person: (values) => (typeof values.campus_id === 'string' ? values.campus_id.toLowerCase() : undefined),
-  course: (values) => (typeof values.course_code === 'string' ? values.course_code.replace(/\s+/g, '').toUpperCase() : undefined),
+  course: (values) => (typeof values.course_code === 'string' ? courseCodeKey(values.course_code) : undefined),
   section: (values, refs) => joinKey(refId(refs, 'course'), values.term, values.section_number),
   enrollment: (values, refs) => joinKey(refId(refs, 'student'), refId(refs, 'course'), values.term),
 }

@@ -16,15 +16,29 @@ const seasonByMonth = ['W', 'S', 'S', 'S', 'S', 'U', 'U', 'U', 'F', 'F', 'F', 'F
 // Sessions of these types are terms; `semester` is what many US systems export for the same thing.
 const termTypes = new Set(['term', 'semester'])
 
-/** academicSessions of type term (or semester) as term codes; other types are not terms and are left out. */
+/**
+ * The live terms of academicSessions: sessions of type term (or semester) that are neither `inactive` nor
+ * `tobedeleted` and hold no other live term (a school year is not a term, whatever its type says).
+ * Each gets a code from its title when that is one (25F), else from its dates; a session whose code an
+ * earlier one already has is reported rather than offered, so distinct sessions never share a code.
+ */
 export function mapTerms(sessions: readonly OneRosterAcademicSession[]): { terms: SyncTerm[]; errors: RowError[] } {
   const terms: SyncTerm[] = []
   const errors: RowError[] = []
-  for (const session of sessions) {
-    if (!termTypes.has(session.type)) continue
+  const live = sessions.filter((session) => session.status === 'active')
+  // A session with terms under it holds them (a school year exported as a term); grading periods under a term do not make it one.
+  const parents = new Set(live.filter((session) => termTypes.has(session.type)).map((session) => session.parentSourcedId).filter((id): id is string => id !== undefined))
+  const byCode = new Map<string, OneRosterAcademicSession>()
+  for (const session of live) {
+    if (!termTypes.has(session.type) || parents.has(session.sourcedId)) continue
     const code = termCode(session)
+    const first = code === undefined ? undefined : byCode.get(code)
     if (code === undefined) errors.push({ row: session.row, sourced_id: session.sourcedId, message: `term "${session.title}" has no title like 25F and no start and end dates to name it by` })
-    else terms.push({ sourced_id: session.sourcedId, code, title: session.title, start: session.startDate, end: session.endDate })
+    else if (first) errors.push({ row: session.row, sourced_id: session.sourcedId, message: `term "${session.title}" comes out as ${code}, the code of "${first.title}" (row ${first.row}); not offered` })
+    else {
+      byCode.set(code, session)
+      terms.push({ sourced_id: session.sourcedId, code, title: session.title, start: session.startDate, end: session.endDate })
+    }
   }
   return { terms, errors }
 }

@@ -6,6 +6,8 @@ export type SyncKind = 'course' | 'section' | 'person' | 'enrollment'
 export interface Source {
   readonly system: string
   readonly sourced_id: string
+  /** A person's feed identifier when it is no campus id (free text in OneRoster): kept, never matched on. */
+  readonly identifier?: string
 }
 
 /** A reference to another synced record, by its OneRoster sourcedId; the caller turns it into a store id. */
@@ -33,6 +35,8 @@ export interface MappedRecord {
   /** Plain fields, named as in schema/*.json (`@type` for people). */
   readonly values: Readonly<Record<string, unknown>>
   readonly refs: Refs
+  /** Fields left out of the row because their values were unusable, and why: the row lands without them. */
+  readonly warnings?: readonly string[]
 }
 
 /** A record already stored, with its references given back as sourcedIds (the caller's translation). */

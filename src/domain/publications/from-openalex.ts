@@ -1,6 +1,6 @@
 import { orcid, shortId } from '../../connectors/openalex/ids.js'
 import type { OpenAlexWork } from '../../connectors/openalex/types.js'
-import { normalizeDoi } from './normalize.js'
+import { doiUrl, normalizeDoi } from './normalize.js'
 import type { DepartmentAuthor, PublicationFields } from './types.js'
 
 // schema/research.json caps an abstract at 20000 characters.
@@ -22,11 +22,19 @@ export function publicationFromWork(work: OpenAlexWork, people: readonly Departm
     citation_count: typeof work.cited_by_count === 'number' && work.cited_by_count >= 0 ? work.cited_by_count : undefined,
     dept_authors: deptAuthors(work, people),
     abstract: abstractOf(work.abstract_inverted_index),
-    url: work.primary_location?.landing_page_url ?? (doi ? `https://doi.org/${doi}` : undefined),
+    url: landingPage(work.primary_location?.landing_page_url) ?? (doi ? doiUrl(doi) : undefined),
     source_id: id,
     source: { system: 'openalex', id, fetched_at: fetchedAt },
   }
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as unknown as PublicationFields
+}
+
+/**
+ * A landing page as OpenAlex gives it, when it is a plain http(s) URL; else (spaces, brackets or quotes
+ * left unencoded by a publisher) the DOI's URL is used instead.
+ */
+function landingPage(url: string | null | undefined): string | undefined {
+  return url && /^https?:\/\/[^\s"<>[\]{}|\\^`]+$/.test(url) ? url : undefined
 }
 
 /** Every department person whose OpenAlex id or ORCID is among the work's authorships, in author order. */

@@ -3,14 +3,35 @@ import { fold } from '../text.js'
 // schema/research.json: Publication.doi
 const doiPattern = /^10\.[0-9]{4,9}\/\S+$/
 
+const resolver = /^https?:\/\/(dx\.)?doi\.org\//
+
 /**
- * A DOI as this service stores and compares it: lower case (DOIs are case-insensitive), without the
- * resolver prefix ("https://doi.org/", "http://dx.doi.org/") or "doi:". Undefined when it is no DOI.
+ * A DOI as this service stores and compares it: as the registry gives it, in lower case (DOIs are
+ * case-insensitive), without the resolver prefix ("https://doi.org/", "http://dx.doi.org/") or "doi:".
+ * Any character a DOI may hold is kept (an old-style SICI DOI's brackets, `<` and `>`); the resolver
+ * form is percent-decoded, since that is a URL's spelling. Undefined when it is no DOI.
  */
 export function normalizeDoi(value: string | null | undefined): string | undefined {
   if (!value) return undefined
-  const doi = value.trim().toLowerCase().replace(/^https?:\/\/(dx\.)?doi\.org\//, '').replace(/^doi:\s*/, '')
+  const lower = value.trim().toLowerCase()
+  const doi = resolver.test(lower) ? decoded(lower.replace(resolver, '')) : lower.replace(/^doi:\s*/, '')
   return doiPattern.test(doi) && doi.length <= 300 ? doi : undefined
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+/**
+ * The resolver URL of a DOI: `https://doi.org/` and the DOI percent-encoded part by part, so an old-style
+ * (SICI) DOI with brackets, or one with `<`, `>` or `#`, still makes a valid URL. The slashes stay.
+ */
+export function doiUrl(doi: string): string {
+  return `https://doi.org/${doi.split('/').map(encodeURIComponent).join('/')}`
 }
 
 /** A title reduced to its words: no case, accents, punctuation or extra whitespace. */

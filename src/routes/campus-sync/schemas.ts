@@ -60,6 +60,7 @@ export const TermList = Type.Object({
 }, { title: 'CampusSyncTerms' })
 
 const count = Type.Integer({ minimum: 0 })
+const RowNote = Type.Object({ row: Type.Integer(), sourced_id: Type.String(), message: Type.String() })
 export const SyncRunItem = Type.Object({
   _id: Type.String(),
   kind: Type.String(),
@@ -70,8 +71,11 @@ export const SyncRunItem = Type.Object({
   message: Type.Optional(Type.String()),
   started_at: Type.String({ format: 'date-time' }),
   finished_at: Type.String({ format: 'date-time' }),
+  rows: Type.Optional(Type.Integer({ minimum: 0, description: 'Rows the feed delivered for the run' })),
   created: count, updated: count, unchanged: count, deactivated: count, skipped: count,
-  errors: Type.Array(Type.Object({ row: Type.Integer(), sourced_id: Type.String(), message: Type.String() })),
+  accounted: Type.Optional(Type.Boolean({ description: 'Every row is counted once: created, updated, unchanged, deactivated, skipped or in error' })),
+  errors: Type.Array(RowNote),
+  warnings: Type.Optional(Type.Array(RowNote, { description: 'Rows that landed without a field they brought, and why' })),
 }, { title: 'CampusSyncRun' })
 
 export const RunsQuery = Type.Object({

@@ -1,14 +1,26 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import { ForbiddenError, NotFoundError } from '../../errors.js'
 import { enqueueCitationRefresh, enqueuePublicationImport } from '../../jobs/handlers.js'
+import { lastPersonImport } from '../../publications/person-results.js'
 import { emptyBody, JobAccepted, NoFields } from '../campus-sync/schemas.js'
 import { noQuery } from '../records/schemas.js'
 import { errorResponses } from '../responses.js'
 
 const accepted = { 202: JobAccepted }
+
+const count = Type.Integer({ minimum: 0 })
+const Note = Type.Object({ work: Type.Optional(Type.String({ description: 'The OpenAlex work id' })), message: Type.String() })
+const PersonImport = Type.Object({
+  person_id: Type.String(),
+  status: Type.String({ description: 'completed, stopped (the day\'s OpenAlex budget ran out) or failed' }),
+  finished_at: Type.String({ format: 'date-time' }),
+  created: count, updated: count, unchanged: count, rejected: count,
+  warnings: Type.Array(Note, { description: 'Works imported without a field they brought, and why' }),
+  errors: Type.Array(Note, { description: 'Works not imported, and why' }),
+}, { title: 'PublicationImportResult' })
 
 /** Imports from OpenAlex and citation refreshes (DESIGN 6.4): queued, answered with the job's id. */
 export const publicationImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -34,6 +46,25 @@ export const publicationImportRoutes: FastifyPluginAsyncTypebox = async (app) =>
     if (!person) throw new NotFoundError(`No person ${personId}`)
     const job = await enqueuePublicationImport(jobs, person._id)
     return reply.code(202).send({ jobId: job.id })
+  })
+
+  app.get('/api/publications/import/:personId', {
+    config: { policy: allow.signedIn },
+    schema: {
+      tags: ['Publications'], summary: "What the latest import of a person's works did",
+      description: 'Counts, and the works imported without a field they brought (warnings) or not imported (errors). Open to the person themselves and to holders of manage_jobs.',
+      params: Type.Object({ personId: Type.String({ minLength: 1, maxLength: 300, description: 'The Person id' }) }),
+      querystring: noQuery, response: { 200: PersonImport, ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (request) => {
+    const { personId } = request.params
+    const principal = principalOf(request)
+    if (!principal.permissions.has('manage_jobs') && (await people.personOf(principal))?._id !== personId) {
+      throw new ForbiddenError("Only the person themselves or a holder of manage_jobs reads their import's result")
+    }
+    const found = await lastPersonImport(app, personId)
+    if (!found) throw new NotFoundError(`No import of ${personId}'s works yet`)
+    return found as unknown as Static<typeof PersonImport>
   })
 
   const policy = allow.permission('manage_jobs')

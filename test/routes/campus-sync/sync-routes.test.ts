@@ -8,7 +8,8 @@ import { seedDepartment } from '../../../scripts/sample/seed-store.js'
 import { RecordService } from '../../../src/records/service.js'
 import { listen, send } from '../../auth/support.js'
 import { buildTestApp } from '../../helpers/app.js'
-import { provider } from '../../sync/support.js'
+import type { SyncResult } from '../../../src/sync/runner.js'
+import { assertAccounted, provider } from '../../sync/support.js'
 import { accepted, admin, finished, gatedProvider, restSource } from './support.js'
 
 t.test('a people sync through the route: 202, the job completes, people are on record and the run is listed', async (t) => {
@@ -18,7 +19,8 @@ t.test('a people sync through the route: 202, the job completes, people are on r
   t.equal((await ops({ method: 'PUT', url: '/api/campus-sync/config', payload: { source: restSource(p.url) } })).statusCode, 200)
   for (const kind of ['courses', 'sections', 'people']) {
     const job = await finished(ops, await accepted(t, ops, `/api/campus-sync/${kind}`))
-    t.match(job, { queue: 'campus-sync', name: kind, state: 'completed', data: { kind }, result: { kind, status: 'completed', dry_run: false } }, kind)
+    t.match(job, { queue: 'campus-sync', name: kind, state: 'completed', data: { kind }, result: { kind, status: 'completed', dry_run: false, accounted: true } }, kind)
+    t.doesNotThrow(() => assertAccounted(job.result as unknown as SyncResult), `${kind}: every row accounted for`)
   }
   const { records, schema } = app
   const people = await records.find(schema.class('Person')!, {})
@@ -39,7 +41,8 @@ t.test('a dry run reports the diff and writes no record', async (t) => {
   const ops = as(admin, 'admin')
   await ops({ method: 'PUT', url: '/api/campus-sync/config', payload: { source: restSource(p.url) } })
   const job = await finished(ops, await accepted(t, ops, '/api/campus-sync/people', { dryRun: true }))
-  t.match(job, { state: 'completed', data: { kind: 'people', dryRun: true }, result: { dry_run: true, created: 4 } })
+  t.match(job, { state: 'completed', data: { kind: 'people', dryRun: true }, result: { dry_run: true, created: 4, rows: 7, accounted: true } })
+  t.doesNotThrow(() => assertAccounted(job.result as unknown as SyncResult), 'a dry run accounts for every row as a real run would')
   const diff = (job.result as { diff: { person: { create: unknown[] } } }).diff
   t.equal(diff.person.create.length, 4, 'the diff lists the people a real run would create')
   t.same(await app.records.find(app.schema.class('Person')!, {}), [], 'no person written')
@@ -106,7 +109,7 @@ t.test('terms: the source\'s terms and which are synced; a sync of an unknown te
   t.equal(unknown.statusCode, 400)
   t.match(unknown.json().error, /Unknown term "99F"/)
   const job = await finished(ops, await accepted(t, ops, '/api/campus-sync/courses', { term: '25F' }))
-  t.match(job, { state: 'completed', data: { kind: 'courses', term: '25F' } })
+  t.match(job, { state: 'completed', data: { kind: 'courses', term: '25F' }, result: { rows: 2, accounted: true } })
   await accepted(t, ops, '/api/campus-sync/courses', { term: '26S' })
   t.equal((await ops({ method: 'POST', url: '/api/campus-sync/courses' })).statusCode, 202, 'a POST with no body at all')
   t.equal((await ops({ method: 'POST', url: '/api/campus-sync/people', payload: { dryRun: 'yes' } })).statusCode, 400)
@@ -144,10 +147,12 @@ t.test('with nothing configured, the sample package syncs onto the seeded depart
   await seedDepartment(new RecordService(app.store, app.schema), generateSampleDepartment(1))
   const ops = as(admin, 'admin')
   const job = await finished(ops, await accepted(t, ops, '/api/campus-sync/people'))
-  t.match(job, { state: 'completed', result: { status: 'completed', created: 0, errors: [] } })
+  t.match(job, { state: 'completed', result: { status: 'completed', created: 0, errors: [], accounted: true } })
+  t.doesNotThrow(() => assertAccounted(job.result as unknown as SyncResult), 'every sample row accounted for')
   t.equal((job.result as { by_kind: { person: { updated: number } } }).by_kind.person.updated, 410, 'every sample person adopted by campus id')
   const narrowed = await finished(ops, await accepted(t, ops, '/api/campus-sync/people', { term: '25F', dryRun: true }))
   t.match(narrowed.result, { status: 'completed', errors: [] }, "a run narrowed to a term leaves other terms' enrollments out, not in error")
+  t.doesNotThrow(() => assertAccounted(narrowed.result as unknown as SyncResult), "other terms' enrollments are counted as skipped")
   const terms = (await ops({ method: 'GET', url: '/api/campus-sync/terms' })).json().items as { code: string; synced: boolean }[]
   t.ok(terms.some((term) => term.code === '25F' && term.synced), 'the sample package\'s terms')
 })
@@ -164,11 +169,11 @@ t.test('a manual sync while the same one runs folds into it', async (t) => {
   const dry = await accepted(t, ops, '/api/campus-sync/people', { dryRun: true })
   t.not(dry, first, 'a dry run is another run')
   release()
-  t.match(await finished(ops, first), { state: 'completed' })
-  t.match(await finished(ops, dry), { state: 'completed' })
+  t.match(await finished(ops, first), { state: 'completed', result: { accounted: true } })
+  t.match(await finished(ops, dry), { state: 'completed', result: { accounted: true } })
   const after = await accepted(t, ops, '/api/campus-sync/people')
   t.not(after, first, 'once it finished, a request starts a new run')
-  t.match(await finished(ops, after), { state: 'completed', result: { created: 0 } })
+  t.match(await finished(ops, after), { state: 'completed', result: { created: 0, accounted: true } })
 })
 
 async function finishedWhen(check: () => boolean): Promise<void> {
