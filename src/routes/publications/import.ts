@@ -25,6 +25,12 @@ const PersonImport = Type.Object({
 /** Imports from OpenAlex and citation refreshes (DESIGN 6.4): queued, answered with the job's id. */
 export const publicationImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { jobs, records, people, schema } = app
+  const isPersonId = (id: string) => {
+    const cls = schema.classOfId(id)
+    return cls !== undefined && (cls.name === 'Person' || cls.ancestors.includes('Person'))
+  }
+  // Named only when it is a person's id: an id of a protected record (an enrollment) is never echoed back.
+  const noPerson = (id: string) => new NotFoundError(isPersonId(id) ? `No person ${id}` : 'No person has this id')
 
   app.post('/api/publications/import/:personId', {
     config: { policy: allow.signedIn },
@@ -41,9 +47,8 @@ export const publicationImportRoutes: FastifyPluginAsyncTypebox = async (app) =>
     if (!principal.permissions.has('manage_jobs') && (await people.personOf(principal))?._id !== personId) {
       throw new ForbiddenError('Only the person themselves or a holder of manage_jobs imports their publications')
     }
-    const cls = schema.classOfId(personId)
-    const person = cls && (cls.name === 'Person' || cls.ancestors.includes('Person')) ? await records.get(personId) : null
-    if (!person) throw new NotFoundError(`No person ${personId}`)
+    const person = isPersonId(personId) ? await records.get(personId) : null
+    if (!person) throw noPerson(personId)
     const job = await enqueuePublicationImport(jobs, person._id)
     return reply.code(202).send({ jobId: job.id })
   })
@@ -62,8 +67,8 @@ export const publicationImportRoutes: FastifyPluginAsyncTypebox = async (app) =>
     if (!principal.permissions.has('manage_jobs') && (await people.personOf(principal))?._id !== personId) {
       throw new ForbiddenError("Only the person themselves or a holder of manage_jobs reads their import's result")
     }
-    const found = await lastPersonImport(app, personId)
-    if (!found) throw new NotFoundError(`No import of ${personId}'s works yet`)
+    const found = isPersonId(personId) ? await lastPersonImport(app, personId) : null
+    if (!found) throw isPersonId(personId) ? new NotFoundError(`No import of ${personId}'s works yet`) : noPerson(personId)
     return found as unknown as Static<typeof PersonImport>
   })
 
