@@ -1,7 +1,10 @@
-import swagger from '@fastify/swagger'
+import swagger, { type SwaggerTransformObject } from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { classComponents, hoistComponents, type OpenApiDocument } from './openapi-components.js'
+import { completeOperations } from './openapi-statuses.js'
+import { operationIds } from './operation-ids.js'
 
 /**
  * The OpenAPI document and Swagger UI at /documentation. Registered before any route, because the
@@ -10,7 +13,8 @@ import fp from 'fastify-plugin'
 async function docs(app: FastifyInstance, { publicUrl, tags }: { publicUrl: string; tags: readonly { name: string; description: string }[] }) {
   await app.register(swagger, {
     openapi: {
-      openapi: '3.0.3',
+      // 3.1: its schemas are JSON Schema, the dialect the class schema is compiled to (exclusiveMinimum as a number, const, type null).
+      openapi: '3.1.0',
       info: {
         title: 'Academic Department Knowledge Service',
         description: 'People, courses, degrees, labs and publications of an academic department. '
@@ -28,7 +32,17 @@ async function docs(app: FastifyInstance, { publicUrl, tags }: { publicUrl: stri
       },
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    convertConstToEnum: false,
+    // Built once, on the first request for the document, after every route is registered.
+    transformObject: (built) => {
+      const { openapiObject } = built as { openapiObject: ReturnType<SwaggerTransformObject> }
+      const doc = openapiObject as unknown as OpenApiDocument
+      completeOperations(doc)
+      hoistComponents(doc, classComponents(app.schema))
+      return openapiObject
+    },
   })
+  app.addHook('onRoute', operationIds())
   await app.register(swaggerUi, { routePrefix: '/documentation', uiConfig: { docExpansion: 'list', deepLinking: true } })
 }
 
