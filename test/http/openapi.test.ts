@@ -12,8 +12,10 @@ interface Operation {
 /** Routes that @fastify/swagger-ui adds for its own page and assets; they are not part of the API. */
 const documentationRoutes = /^\/documentation(\/|$)/
 
-t.test('every route is in the OpenAPI document with a tag, a summary and the security it enforces', async (t) => {
-  const { app } = await buildTestApp(t)
+t.test('every route is in the OpenAPI document with a tag, a summary, the security it enforces and the answers it gives', async (t) => {
+  const { app, as } = await buildTestApp(t)
+  const created = await as('prober@dept.edu', 'faculty')({ method: 'POST', url: '/api/api-keys', payload: { name: 'probe', permissions: ['read_people'] } })
+  const apiKey = String(created.json().key)
   const response = await app.inject({ method: 'GET', url: '/documentation/json' })
   t.equal(response.statusCode, 200)
   const doc = response.json() as { openapi: string; paths: Record<string, Record<string, Operation>>; tags: { name: string; description: string }[]; components: { securitySchemes: Record<string, unknown> } }
@@ -52,6 +54,11 @@ t.test('every route is in the OpenAPI document with a tag, a summary and the sec
     const expected = open ? [] : keys ? [{ bearerAuth: [] }, { apiKey: [] }] : [{ bearerAuth: [] }]
     t.same(operation.security, expected, `${label}: security ${open ? '[] (open)' : keys ? 'bearerAuth or apiKey' : 'bearerAuth'}`)
     if (!open) t.ok(operation.responses?.['401'], `${label}: the 401 answer is described`)
+    t.ok(operation.responses?.[String(anonymous.statusCode)], `${label}: its answer without a credential (${anonymous.statusCode}) is described`)
+    if (open) continue
+    // An API key where keys are not accepted, or without the route's permission, is a 403 the document must show.
+    const keyed = await app.inject({ method: route.method as 'GET', url, headers: { 'x-api-key': apiKey } })
+    t.ok(operation.responses?.[String(keyed.statusCode)], `${label}: its answer to an API key (${keyed.statusCode}) is described`)
   }
 
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`))
