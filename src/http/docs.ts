@@ -11,6 +11,8 @@ import { operationIds } from './operation-ids.js'
  * document is collected from routes as they are added.
  */
 async function docs(app: FastifyInstance, { publicUrl, tags }: { publicUrl: string; tags: readonly { name: string; description: string }[] }) {
+  // Operations the rate limiter leaves alone (`config.rateLimit: false`): they never answer 429.
+  const unthrottled = new Set<string>()
   await app.register(swagger, {
     openapi: {
       // 3.1: its schemas are JSON Schema, the dialect the class schema is compiled to (exclusiveMinimum as a number, const, type null).
@@ -37,12 +39,16 @@ async function docs(app: FastifyInstance, { publicUrl, tags }: { publicUrl: stri
     transformObject: (built) => {
       const { openapiObject } = built as { openapiObject: ReturnType<SwaggerTransformObject> }
       const doc = openapiObject as unknown as OpenApiDocument
-      completeOperations(doc)
+      completeOperations(doc, unthrottled)
       hoistComponents(doc, classComponents(app.schema))
       return openapiObject
     },
   })
   app.addHook('onRoute', operationIds())
+  app.addHook('onRoute', (route) => {
+    const { operationId } = (route.schema ?? {}) as { operationId?: string }
+    if (operationId && (route.config as { rateLimit?: unknown } | undefined)?.rateLimit === false) unthrottled.add(operationId)
+  })
   await app.register(swaggerUi, { routePrefix: '/documentation', uiConfig: { docExpansion: 'list', deepLinking: true } })
 }
 

@@ -4,6 +4,7 @@ type Json = Record<string, unknown>
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 interface Operation {
+  operationId?: string
   security?: unknown[]
   parameters?: { in: string; required?: boolean; schema?: { default?: unknown } }[]
   requestBody?: { content?: Record<string, { schema?: unknown }> }
@@ -38,10 +39,10 @@ function isShared(status: string, response: unknown): boolean {
 /**
  * The answers every route of a kind can give, whether or not its own schema lists them: the request gate
  * refuses a missing or bad credential (401), a caller or API key the route's policy does not admit (403),
- * and a caller over the rate limit (429); validation refuses bad input (400), the body parser a body over
+ * and, on a route the rate limiter counts, a caller over the limit (429); validation refuses bad input (400), the body parser a body over
  * the limit (413).
  */
-function addStatuses(operation: Operation): void {
+function addStatuses(operation: Operation, throttled: boolean): void {
   const { responses } = operation
   const add = (status: string) => { responses[status] ??= shared(status) }
   if (operation.parameters?.length || operation.requestBody) add('400')
@@ -50,7 +51,7 @@ function addStatuses(operation: Operation): void {
     add('403')
   }
   if (operation.requestBody) add('413')
-  add('429')
+  if (throttled) add('429')
   for (const [status, response] of Object.entries(responses)) if (isShared(status, response)) responses[status] = shared(status)
 }
 
@@ -71,7 +72,7 @@ function optionalDefaults(schema: unknown): void {
  * What the caller must send and what a route can answer, as the service does it (see addStatuses); the
  * error answers as shared responses (`#/components/responses/Forbidden`), so a client has one type for each.
  */
-export function completeOperations(doc: OpenApiDocument): void {
+export function completeOperations(doc: OpenApiDocument, unthrottled: ReadonlySet<string>): void {
   const paths = doc.paths as Record<string, Record<string, Operation>>
   for (const methods of Object.values(paths)) {
     for (const operation of Object.values(methods)) {
@@ -79,7 +80,7 @@ export function completeOperations(doc: OpenApiDocument): void {
         if (parameter.in !== 'path' && parameter.schema?.default !== undefined) parameter.required = false
       }
       for (const media of Object.values(operation.requestBody?.content ?? {})) optionalDefaults(media.schema)
-      addStatuses(operation)
+      addStatuses(operation, !unthrottled.has(operation.operationId ?? ''))
     }
   }
   doc.components.responses = Object.fromEntries(Object.values(errors).map(({ name, description }) =>

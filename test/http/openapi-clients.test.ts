@@ -1,10 +1,12 @@
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { createConfig, lintFromString } from '@redocly/openapi-core'
+import type { FastifyInstance } from 'fastify'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import openapiTS, { astToString } from 'openapi-typescript'
 import t, { type Test } from 'tap'
 import ts from 'typescript'
+import { allow } from '../../src/auth/permissions.js'
 import { buildTestApp } from '../helpers/app.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
@@ -121,4 +123,11 @@ t.test('openapi-typescript makes types a client imports by class name', async (t
   const errors = await compile({ uses, wrong: 'export const wrong = (f: components["schemas"]["Faculty"]): number => f.first_name' })
   t.same(errors.uses, [], 'a client using Faculty, PersonCreate and listPeople compiles')
   t.match(errors.wrong, [/string.*number/], 'and a wrong use of Faculty does not')
+})
+
+t.test('two routes with one operationId stop start-up, naming both', async (t) => {
+  const clash = async (app: FastifyInstance) => {
+    app.get('/api/people-directory', { config: { policy: allow.public }, schema: { operationId: 'listPeople', summary: 'A second listPeople' } }, async () => ({}))
+  }
+  await t.rejects(buildTestApp(t, {}, { plugins: [clash] }), /route GET \/api\/people: operationId listPeople is already that of GET \/api\/people-directory/)
 })
