@@ -50,8 +50,7 @@ const verbs: Record<string, string> = { decision: 'decide' }
  * `delete<Noun>`; a POST that starts a job (202) on a collection `start<Nouns>`, and any other POST is
  * the action its last segment names (`/thesis/requests/:id/approve` is approveThesisRequest).
  */
-export function derivedOperationId(route: RouteOptions): string {
-  const method = String(route.method).toUpperCase()
+export function derivedOperationId(method: string, route: RouteOptions): string {
   const segments = route.url.split('/').filter((s) => s && s !== 'api')
   const last = segments.at(-1) ?? ''
   const answers = Object.keys(route.schema?.response ?? {})
@@ -60,6 +59,8 @@ export function derivedOperationId(route: RouteOptions): string {
     case 'GET': return answersList(route) ? `list${nounOf(segments.filter((s) => !s.startsWith(':') || s !== last))}` : `get${nounOf(segments)}`
     case 'PUT': case 'PATCH': return `update${nounOf(segments, true)}`
     case 'DELETE': return `delete${nounOf(segments, true)}`
+    case 'POST': break
+    default: return `${method.toLowerCase()}${nounOf(segments)}`
   }
   if (answers.includes('201')) return `create${nounOf(segments, true)}`
   if (last.startsWith(':') || segments.length < 2) return `${answers.includes('202') ? 'start' : 'create'}${nounOf(segments, true)}`
@@ -75,11 +76,13 @@ export function operationIds(): (route: RouteOptions) => void {
   const taken = new Map<string, string>()
   return (route) => {
     const schema = (route.schema ?? {}) as { operationId?: string; hide?: boolean }
-    if (route.method === 'HEAD' || schema.hide) return
+    const methods = [route.method].flat().map((m) => m.toUpperCase()).filter((m) => m !== 'HEAD')
+    if (!methods.length || schema.hide) return
+    const label = `${methods.join(',')} ${route.url}`
+    if (methods.length > 1) throw new Error(`route ${label}: register one route per method, so that each has an operationId of its own`)
     // A copy: a schema object may be shared by several routes, each with its own operationId.
-    const operationId = schema.operationId ?? derivedOperationId(route)
+    const operationId = schema.operationId ?? derivedOperationId(methods[0]!, route)
     route.schema = { ...schema, operationId }
-    const label = `${String(route.method)} ${route.url}`
     const holder = taken.get(operationId)
     if (holder && holder !== label) throw new Error(`route ${label}: operationId ${operationId} is already that of ${holder}`)
     taken.set(operationId, label)
