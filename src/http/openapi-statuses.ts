@@ -19,6 +19,7 @@ const errors: Record<number, { readonly name: string; readonly description: stri
   404: { name: 'NotFound', description: 'No such record' },
   409: { name: 'Conflict', description: 'Conflict: duplicate, stale version or still referenced' },
   413: { name: 'PayloadTooLarge', description: 'Body larger than the limit' },
+  415: { name: 'UnsupportedMediaType', description: 'Body of a media type the route does not take' },
   429: { name: 'TooManyRequests', description: 'Rate limit exceeded; x-ratelimit-reset says when to try again' },
   503: { name: 'ServiceUnavailable', description: 'A backing service is unavailable' },
 }
@@ -40,7 +41,7 @@ function isShared(status: string, response: unknown): boolean {
  * The answers every route of a kind can give, whether or not its own schema lists them: the request gate
  * refuses a missing or bad credential (401), a caller or API key the route's policy does not admit (403),
  * and, on a route the rate limiter counts, a caller over the limit (429); validation refuses bad input (400), the body parser a body over
- * the limit (413).
+ * the limit (413) or of another media type (415).
  */
 function addStatuses(operation: Operation, throttled: boolean): void {
   const { responses } = operation
@@ -50,7 +51,10 @@ function addStatuses(operation: Operation, throttled: boolean): void {
     add('401')
     add('403')
   }
-  if (operation.requestBody) add('413')
+  if (operation.requestBody) {
+    add('413')
+    add('415')
+  }
   if (throttled) add('429')
   for (const [status, response] of Object.entries(responses)) if (isShared(status, response)) responses[status] = shared(status)
 }
