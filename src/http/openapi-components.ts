@@ -11,6 +11,12 @@ export interface OpenApiDocument {
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
 /** Values that are data, not schemas: a title inside them names nothing. */
 const dataKeywords = new Set(['default', 'example', 'examples', 'const', 'enum'])
+/** Maps whose keys are names (of properties, of answers), never keywords: `properties.default` is a schema. */
+const namedMaps = new Set(['properties', 'patternProperties', '$defs', 'responses'])
+/** The members of a node worth looking into, as [key, value, whether the value is a map of names]. */
+function members(node: Json, isMap: boolean): [string, unknown, boolean][] {
+  return Object.entries(node).filter(([k]) => isMap || !dataKeywords.has(k)).map(([k, v]) => [k, v, !isMap && namedMaps.has(k)])
+}
 const refTo = (name: string) => `#/components/schemas/${name}`
 
 /** The same JSON whatever the order of its keys. */
@@ -95,14 +101,14 @@ export function hoistComponents(doc: OpenApiDocument, known: ClassComponents): v
 
   // First the titles in use and the schemas bearing each, so that names do not depend on visiting order.
   const firstSeen = new Map<string, { title: string; path: string[] }>()
-  const collect = (node: unknown, path: string[]) => {
+  const collect = (node: unknown, path: string[], isMap = false) => {
     if (Array.isArray(node)) return node.forEach((item, i) => collect(item, [...path, String(i)]))
     if (!isObject(node)) return
-    if (titled(node)) {
+    if (!isMap && titled(node)) {
       const key = keyOf(node)
       if (!firstSeen.has(key)) firstSeen.set(key, { title: node.title, path })
     }
-    for (const [k, v] of Object.entries(node)) if (!dataKeywords.has(k)) collect(v, [...path, k])
+    for (const [k, v, map] of members(node, isMap)) collect(v, [...path, k], map)
   }
   collect(doc.paths, ['paths'])
   for (const key of firstSeen.keys()) {
@@ -124,13 +130,13 @@ export function hoistComponents(doc: OpenApiDocument, known: ClassComponents): v
   }
 
   // Then each titled schema, innermost first, becomes its component and a reference in its place.
-  const hoist = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(hoist)
+  const hoist = (node: unknown, isMap = false): unknown => {
+    if (Array.isArray(node)) return node.map((item) => hoist(item))
     if (!isObject(node)) return node
-    const values = enumValues(node)
-    const name = titled(node) ? nameOf.get(keyOf(node)) : values === undefined ? undefined : enums.get(values)
-    const out: Json = {}
-    for (const [k, v] of Object.entries(node)) out[k] = dataKeywords.has(k) ? v : hoist(v)
+    const values = isMap ? undefined : enumValues(node)
+    const name = isMap ? undefined : titled(node) ? nameOf.get(keyOf(node)) : values === undefined ? undefined : enums.get(values)
+    const out: Json = { ...node }
+    for (const [k, v, map] of members(node, isMap)) out[k] = hoist(v, map)
     if (!name) return out
     components[name] ??= out
     const own = (components[name] as Json).description
