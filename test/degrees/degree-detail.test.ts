@@ -1,5 +1,6 @@
 import t from 'tap'
 import { buildTestApp } from '../helpers/app.js'
+import { inlined } from '../helpers/openapi.js'
 
 const { app, as } = await buildTestApp(t)
 const admin = as('admin@dept.edu', 'admin')
@@ -69,7 +70,7 @@ t.test('a change to a group shows in the next answer', async (t) => {
 })
 
 t.test('the OpenAPI document declares the embedded groups', async (t) => {
-  const doc = (await app.inject({ method: 'GET', url: '/documentation/json' })).json()
+  const doc = inlined((await app.inject({ method: 'GET', url: '/documentation/json' })).json())
   const schema = doc.paths['/api/degrees/{id}'].get.responses['200'].content['application/json'].schema
   t.ok(schema.properties.requirement_groups, 'requirement_groups is declared')
   t.match(schema.properties.requirement_groups.items.properties, { _id: {}, name: {}, rules: { type: 'array' } })

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { callerKinds, department, path, type CallerKind } from '../privacy/department.js'
 import { refused } from '../helpers/refusals.js'
+import { inlined } from '../helpers/openapi.js'
 
 /** One department for the whole file: the tests below run in order. */
 const dept = await department(t)
@@ -156,7 +157,7 @@ t.test('versions, the two id forms, and delete', async (t) => {
 })
 
 t.test('the OpenAPI document lists the plan routes, tagged', async (t) => {
-  const doc = (await app.inject({ method: 'GET', url: '/documentation/json' })).json()
+  const doc = inlined((await app.inject({ method: 'GET', url: '/documentation/json' })).json())
   t.same(doc.paths['/api/student-plans'].post.tags, ['Student planning'])
   for (const method of ['get', 'put', 'delete']) t.same(doc.paths['/api/student-plans/{id}'][method].tags, ['Student planning'], method)
   t.ok(doc.paths['/api/student-plans'].post.responses['201'].content['application/json'].schema.properties.warnings)

@@ -3,6 +3,7 @@ import type { AuditEntry } from '../../src/privacy/audit-entry.js'
 import { auditCollection } from '../../src/privacy/audit-log.js'
 import { buildTestApp } from '../helpers/app.js'
 import { refused } from '../helpers/refusals.js'
+import { inlined } from '../helpers/openapi.js'
 
 const { app, as } = await buildTestApp(t)
 const admin = as('admin@dept.edu', 'admin')
@@ -139,7 +140,7 @@ t.test('no degree to audit, bad queries and other students\' plans are refused, 
 })
 
 t.test('the OpenAPI document lists both endpoints with the progress schema', async (t) => {
-  const doc = (await app.inject({ method: 'GET', url: '/documentation/json' })).json()
+  const doc = inlined((await app.inject({ method: 'GET', url: '/documentation/json' })).json())
   for (const path of ['/api/students/{id}/degree-progress', '/api/student-progress/{studentId}']) {
     const op = doc.paths[path].get
     t.same(op.tags, ['Student records'], path)

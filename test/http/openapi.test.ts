@@ -1,4 +1,5 @@
 import t from 'tap'
+import { listen, send } from '../auth/support.js'
 import { buildTestApp } from '../helpers/app.js'
 import { openApiPath, routeTable } from './route-table.js'
 
@@ -12,8 +13,13 @@ interface Operation {
 /** Routes that @fastify/swagger-ui adds for its own page and assets; they are not part of the API. */
 const documentationRoutes = /^\/documentation(\/|$)/
 
-t.test('every route is in the OpenAPI document with a tag, a summary and the security it enforces', async (t) => {
-  const { app } = await buildTestApp(t)
+t.test('every route is in the OpenAPI document with a tag, a summary, the security it enforces and the answers it gives', async (t) => {
+  const { app, as } = await buildTestApp(t)
+  const created = await as('prober@dept.edu', 'faculty')({ method: 'POST', url: '/api/api-keys', payload: { name: 'probe', permissions: ['read_people'] } })
+  t.equal(created.statusCode, 201, 'an API key to probe with')
+  const apiKey = String(created.json().key)
+  const port = await listen(app)
+  const keyAnswers = new Map<string, number>()
   const response = await app.inject({ method: 'GET', url: '/documentation/json' })
   t.equal(response.statusCode, 200)
   const doc = response.json() as { openapi: string; paths: Record<string, Record<string, Operation>>; tags: { name: string; description: string }[]; components: { securitySchemes: Record<string, unknown> } }
@@ -52,8 +58,18 @@ t.test('every route is in the OpenAPI document with a tag, a summary and the sec
     const expected = open ? [] : keys ? [{ bearerAuth: [] }, { apiKey: [] }] : [{ bearerAuth: [] }]
     t.same(operation.security, expected, `${label}: security ${open ? '[] (open)' : keys ? 'bearerAuth or apiKey' : 'bearerAuth'}`)
     if (!open) t.ok(operation.responses?.['401'], `${label}: the 401 answer is described`)
+    t.ok(operation.responses?.[String(anonymous.statusCode)], `${label}: its answer without a credential (${anonymous.statusCode}) is described`)
+    if (open) continue
+    // An API key where keys are not accepted, or without the route's permission, is a 403 the document must show.
+    // Over HTTP: inject lower-cases header names, and the key's header is X-API-Key exactly.
+    const keyed = await send(port, route.method, url, { 'X-API-Key': apiKey })
+    t.ok(operation.responses?.[String(keyed.status)], `${label}: its answer to an API key (${keyed.status}) is described`)
+    keyAnswers.set(label, keyed.status)
   }
 
+  for (const closed of ['GET /api/auth/me', 'GET /api/auth/permissions', 'GET /api/schemas', 'GET /api/schemas/:entityType', 'GET /api/api-keys/:id/usage']) {
+    t.equal(keyAnswers.get(closed), 403, `${closed} refuses an API key with a 403`)
+  }
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`))
   const routeLabels = new Set(routes.map((r) => `${r.method} ${openApiPath(r.url)}`))
   t.same(operations.filter((op) => !routeLabels.has(op)), [], 'every documented operation is a route')

@@ -36,16 +36,16 @@ export const cacheAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { keys, memory: humanBytes(bytes) }
   })
 
-  const clear = (path: string, group: string | undefined, what: string) => app.post(path, {
+  const clear = (path: string, group: string | undefined, what: string, operationId: string) => app.post(path, {
     config: { policy },
-    schema: { tags, summary: `Clear ${what}`, querystring: noQuery, response: { 200: Cleared, ...errorResponses(401, 403, 503) } },
+    schema: { tags, summary: `Clear ${what}`, operationId, querystring: noQuery, response: { 200: Cleared, ...errorResponses(401, 403, 503) } },
   }, async () => {
     const keysDeleted = await cache.clear(group)
     return { message: `Cleared ${what}`, keysDeleted }
   })
-  clear('/api/admin/cache/clear', undefined, 'all cached responses')
-  clear('/api/admin/cache/clear/all', undefined, 'all cached responses')
+  clear('/api/admin/cache/clear', undefined, 'all cached responses', 'clearCache')
+  clear('/api/admin/cache/clear/all', undefined, 'all cached responses', 'clearAllCache')
   const collectionAt = (path: string) => app.schema.resources.find((r) => r.path === path)!.collection
-  clear('/api/admin/cache/clear/people', collectionAt('/api/people'), 'cached people responses')
-  clear('/api/admin/cache/clear/courses', collectionAt('/api/courses'), 'cached course responses')
+  clear('/api/admin/cache/clear/people', collectionAt('/api/people'), 'cached people responses', 'clearPeopleCache')
+  clear('/api/admin/cache/clear/courses', collectionAt('/api/courses'), 'cached course responses', 'clearCoursesCache')
 }
