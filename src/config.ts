@@ -39,6 +39,7 @@ export const EnvSchema = Type.Object({
   CACHE: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on', description: 'the response cache' }),
   CACHE_MEMORY_MB: Type.Integer({ minimum: 1, maximum: 4096, default: 64, description: 'size of the in-process cache' }),
   CACHE_KEY_PREFIX: Type.String({ pattern: '^[A-Za-z0-9:_.-]{1,64}$', default: 'adks:cache:' }),
+  CACHE_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 30_000, default: 300, description: 'how long a request waits on a cache Redis command before it goes on without the cache' }),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'HS256 secret, at least 32 characters' })),
   JWT_PRIVATE_KEY_PATH: Type.Optional(Type.String({ minLength: 1 })),
   JWT_PUBLIC_KEY_PATH: Type.Optional(Type.String({ minLength: 1 })),
@@ -103,6 +104,8 @@ export interface Config {
     readonly memoryBytes: number
     /** Every key the cache writes in Redis starts with it; nothing else is counted or deleted. */
     readonly keyPrefix: string
+    /** A cache Redis command must answer within this, or the request goes on without the cache. */
+    readonly timeoutMs: number
   }
   readonly jwt: {
     readonly secret?: string
@@ -241,7 +244,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>> 
     ...(e.CACHE_REDIS_URL ?? e.REDIS_URL ? { cacheRedisUrl: e.CACHE_REDIS_URL ?? e.REDIS_URL } : {}),
     redisPrefix: e.REDIS_PREFIX,
     ...(saml ? { saml } : {}),
-    cache: { enabled: e.CACHE === 'on', memoryBytes: e.CACHE_MEMORY_MB * 1024 * 1024, keyPrefix: e.CACHE_KEY_PREFIX },
+    cache: { enabled: e.CACHE === 'on', memoryBytes: e.CACHE_MEMORY_MB * 1024 * 1024, keyPrefix: e.CACHE_KEY_PREFIX, timeoutMs: e.CACHE_TIMEOUT_MS },
     jwt: {
       ...(e.JWT_SECRET ? { secret: e.JWT_SECRET } : {}),
       ...(e.JWT_PRIVATE_KEY_PATH ? { privateKeyPath: e.JWT_PRIVATE_KEY_PATH, publicKeyPath: e.JWT_PUBLIC_KEY_PATH! } : {}),

@@ -13,8 +13,6 @@ export type CacheLookup =
   /** The cache could not be consulted, or may be behind a write: answer without it and store nothing. */
   | { readonly state: 'bypass' }
 
-/** A cache command must answer within this, or the request goes on without the cache. */
-const commandTimeoutMs = 300
 const warnIntervalMs = 30_000
 const retryIntervalMs = 1000
 /** After a failure, lookups skip the cache for this long, so a slow Redis costs one request the timeout, not every request. */
@@ -160,8 +158,8 @@ export class ResponseCache {
  * follows `counts` (the shared store's write counts, cluster/write-notices.ts) for other instances' writes.
  */
 export async function createResponseCache(config: Config, log: FastifyBaseLogger, counts?: WriteCounts): Promise<ResponseCache> {
-  const { enabled, memoryBytes, keyPrefix } = config.cache
+  const { enabled, memoryBytes, keyPrefix, timeoutMs } = config.cache
   if (!enabled || !config.cacheRedisUrl) return new ResponseCache(new MemoryCacheStore(memoryBytes, counts), log, enabled)
-  const redis = await connectRequestPathRedis(config.cacheRedisUrl, 'cache', { commandTimeout: commandTimeoutMs }, startupWaitMs)
+  const redis = await connectRequestPathRedis(config.cacheRedisUrl, 'cache', { commandTimeout: timeoutMs }, startupWaitMs)
   return new ResponseCache(new RedisCacheStore(redis, keyPrefix), log, enabled)
 }
