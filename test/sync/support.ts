@@ -77,7 +77,7 @@ export function restConfig(p: Provider, extra: Partial<CampusSyncConfig> = {}): 
 
 export function syncDeps(test: TestApp, config?: CampusSyncConfig): SyncDeps {
   const { app } = test
-  return { records: app.records, schema: app.schema, enrollments: app.enrollments, auditLog: app.auditLog, secrets: app.secrets, ...(config ? { config } : {}), sourceOptions: { pageSize: 2, timeoutMs: 5000 } }
+  return { records: app.records, schema: app.schema, enrollments: app.enrollments, auditLog: app.auditLog, secrets: app.secrets, ...(config ? { config } : {}), sourceOptions: { pageSize: 2, timeoutMs: 30_000 } }
 }
 
 export const jobContext = (signal: AbortSignal = new AbortController().signal) => ({
