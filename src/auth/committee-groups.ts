@@ -1,4 +1,4 @@
-import { ForbiddenError } from '../errors.js'
+import { PermissionDenied } from '../errors.js'
 import { isAdmin } from '../privacy/relations.js'
 import type { RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
@@ -39,7 +39,7 @@ export class CommitteeGroups implements WriteGuard {
 
   async check(principal: Principal, before: Fields | undefined, after: Fields | undefined): Promise<void> {
     if (isAdmin(principal)) return
-    const refuse = (group: Fields, workflow: string) => new ForbiddenError(
+    const refuse = (group: Fields, workflow: string) => new PermissionDenied(
       `Permission denied: '${String(group.name)}' is the committee of the ${workflow} workflow; only admins create or change a committee group`)
     // Before and after, so that renaming a group into a committee is refused as well as out of one.
     for (const group of [before, after]) {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import { BadRequestError } from '../errors.js'
+import { CredentialsAmbiguous } from '../errors.js'
 
 export const apiKeyHeader = 'X-API-Key'
 
@@ -26,7 +26,7 @@ export function credentialOf(request: FastifyRequest): Credential {
     if (name === apiKeyHeader || request.raw.httpVersionMajor >= 2) key = raw[i + 1]
     else miscased = true
   }
-  if (hasBearer && (key !== undefined || miscased)) throw new BadRequestError('Send either a bearer token or an API key, not both')
+  if (hasBearer && (key !== undefined || miscased)) throw new CredentialsAmbiguous('Send either a bearer token or an API key, not both')
   if (hasBearer) return { kind: 'bearer' }
   if (key !== undefined) return { kind: 'api-key', key }
   return miscased ? { kind: 'api-key-miscased' } : { kind: 'none' }

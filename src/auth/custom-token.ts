@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { createSigner, createVerifier } from 'fast-jwt'
 import type { Config } from '../config.js'
-import { UnauthorizedError } from '../errors.js'
+import { CustomTokenInvalid } from '../errors.js'
 import type { SigningKeys } from './keys.js'
 import type { OneTimeClaims } from './one-time.js'
 import type { Role } from './permissions.js'
@@ -65,12 +65,12 @@ export class CustomTokens {
     try {
       claims = this.verify(token)
     } catch {
-      throw new UnauthorizedError('Invalid or expired custom token')
+      throw new CustomTokenInvalid('Invalid or expired custom token')
     }
-    if (claims.token_use !== use || typeof claims.jti !== 'string') throw new UnauthorizedError('Invalid or expired custom token')
+    if (claims.token_use !== use || typeof claims.jti !== 'string') throw new CustomTokenInvalid('Invalid or expired custom token')
     const remainingMs = claims.exp * 1000 - Date.now() + clockToleranceMs
     if (!await this.claims.claim('custom-token', claims.jti, remainingMs)) {
-      throw new UnauthorizedError('This custom token was already used; sign in again')
+      throw new CustomTokenInvalid('This custom token was already used; sign in again')
     }
     return claims
   }

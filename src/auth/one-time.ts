@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Redis } from 'ioredis'
-import { ServiceUnavailableError } from '../errors.js'
+import { SharedStateUnavailable } from '../errors.js'
 import { breakerOf, type Breaker } from '../redis/breaker.js'
 import { DuplicateKeyError, type Doc, type Store } from '../store/port.js'
 
@@ -48,7 +48,7 @@ export class RedisClaims implements OneTimeClaims {
     try {
       return await this.breaker.run(command)
     } catch {
-      throw new ServiceUnavailableError('Shared state (Redis) is unavailable; try again shortly')
+      throw new SharedStateUnavailable('Shared state (Redis) is unavailable; try again shortly')
     }
   }
 

@@ -2,7 +2,7 @@ import fastifyJwt from '@fastify/jwt'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../config.js'
-import { AppError, ForbiddenError, UnauthorizedError } from '../errors.js'
+import { ApiKeyNotAllowed, type AppError, AuthRequired, PermissionDenied, TokenInvalid, isAppError } from '../errors.js'
 import type { Store } from '../store/port.js'
 import { digest } from './api-keys/format.js'
 import type { ApiKeyService } from './api-keys/service.js'
@@ -86,12 +86,12 @@ async function bearerPrincipal(request: FastifyRequest, { users, revocations, co
   try {
     claims = await request.jwtVerify<IdTokenClaims>()
   } catch {
-    throw new UnauthorizedError('Invalid or expired token')
+    throw new TokenInvalid('Invalid or expired token')
   }
   // Checked after (and outside) the verifier's cache, so a signed-out token stays refused.
-  if (await revocations.isRevoked(config.jwt.issuer, claims.jti)) throw new UnauthorizedError('Invalid or expired token')
+  if (await revocations.isRevoked(config.jwt.issuer, claims.jti)) throw new TokenInvalid('Invalid or expired token')
   const user = await users.fromToken(claims)
-  if (!user) throw new UnauthorizedError('Invalid or expired token')
+  if (!user) throw new TokenInvalid('Invalid or expired token')
   const { permissions, groups } = await users.access(user)
   const expiresAt = new Date(claims.exp * 1000)
   return { principal: principalFrom(user, permissions, groups, { token: { id: claims.jti, expiresAt } }), validUntil: expiresAt.getTime() }
@@ -116,9 +116,9 @@ function establish(request: FastifyRequest, policy: Policy, options: AuthOptions
   const credential = credentialOf(request)
   switch (credential.kind) {
     case 'none':
-      throw new UnauthorizedError(openToKeys(policy) ? 'API key required' : 'Authentication required: send Authorization: Bearer <ID token>')
+      throw new AuthRequired(openToKeys(policy) ? 'API key required' : 'Authentication required: send Authorization: Bearer <ID token>')
     case 'api-key-miscased':
-      throw new UnauthorizedError('API key required')
+      throw new AuthRequired('API key required')
     case 'bearer': {
       const header = request.headers.authorization!
       return principals.bearer.get(header) ?? remember(principals.bearer, header, () => bearerPrincipal(request, options))
@@ -141,15 +141,16 @@ async function remember(cache: PrincipalCache, credential: string, build: () => 
 
 function authorizePolicy(policy: Policy, principal: Principal): void {
   if (principal.kind === 'api-key') {
-    if (!openToKeys(policy) || policy.kind !== 'permission' || !principal.permissions.has(policy.permission)) throw new ForbiddenError('Permission denied')
+    if (!openToKeys(policy) || policy.kind !== 'permission') throw new ApiKeyNotAllowed('Permission denied')
+    if (!principal.permissions.has(policy.permission)) throw new PermissionDenied('Permission denied')
     return
   }
-  if (policy.kind === 'admin' && principal.role !== 'admin') throw new ForbiddenError('Permission denied: admins only')
+  if (policy.kind === 'admin' && principal.role !== 'admin') throw new PermissionDenied('Permission denied: admins only')
   if (policy.kind === 'permission' && !principal.permissions.has(policy.permission)) {
-    throw new ForbiddenError(`Permission denied: needs ${policy.permission}`)
+    throw new PermissionDenied(`Permission denied: needs ${policy.permission}`)
   }
   if (policy.kind === 'any-permission' && !policy.permissions.some((p) => principal.permissions.has(p))) {
-    throw new ForbiddenError(`Permission denied: needs one of ${policy.permissions.join(', ')}`)
+    throw new PermissionDenied(`Permission denied: needs one of ${policy.permissions.join(', ')}`)
   }
 }
 
@@ -176,7 +177,7 @@ function forThisRequest(principal: Principal): Principal {
 }
 
 function hold(request: FastifyRequest, error: unknown): void {
-  if (!(error instanceof AppError)) throw error
+  if (!isAppError(error)) throw error
   request.authFailure = error
 }
 
@@ -243,6 +244,6 @@ export const authPlugin = fp(auth, { name: 'auth' })
 
 /** The caller of a route whose policy requires one. */
 export function principalOf(request: FastifyRequest): Principal {
-  if (!request.principal) throw new UnauthorizedError()
+  if (!request.principal) throw new AuthRequired('Authentication required')
   return request.principal
 }

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '../errors.js'
+import { RecordNotFound, WriteContended, hasStatus } from '../errors.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
 import { where, type Filter, type Store } from '../store/port.js'
 import { isPermission, roleDefaults, type Permission, type Role } from './permissions.js'
@@ -81,7 +81,7 @@ export class UserService {
           email: claims.email, role: claims.role_grant, role_set_at: new Date(claims.iat * 1000).toISOString(),
         }, { key: claims.sub.slice('User/'.length) }) as UserRecord
       } catch (error) {
-        if (!(error instanceof ConflictError)) throw error
+        if (!hasStatus(error, 409)) throw error
         user = await this.byId(claims.sub)
       }
     }
@@ -128,10 +128,10 @@ export class UserService {
           { key: userKeyForNetid(identity.netid) }) as UserRecord
       } catch (error) {
         // Another sign-in of the same person created the record first: update that one instead.
-        if (!(error instanceof ConflictError)) throw error
+        if (!hasStatus(error, 409)) throw error
       }
     }
-    throw new ConflictError(`the user for NetID ${identity.netid} could not be created`)
+    throw new WriteContended(`the user for NetID ${identity.netid} could not be created`)
   }
 
   async setRole(user: UserRecord, role: Role, at = new Date()): Promise<UserRecord> {
@@ -155,7 +155,7 @@ export class UserService {
    */
   async changeRole(id: string, role: Role): Promise<UserRecord> {
     const user = await this.byId(id)
-    if (!user) throw new NotFoundError(`${id} not found`)
+    if (!user) throw new RecordNotFound(`${id} not found`)
     return user.role === role ? user : this.setRole(user, role)
   }
 

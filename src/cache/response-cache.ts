@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../config.js'
-import { ServiceUnavailableError } from '../errors.js'
+import { CacheUnavailable } from '../errors.js'
 import { connectRequestPathRedis } from '../redis/client.js'
 import type { WriteCounts } from '../store/port.js'
 import { MemoryCacheStore } from './memory.js'
@@ -134,7 +134,7 @@ export class ResponseCache {
     try {
       return await this.store.stats()
     } catch {
-      throw new ServiceUnavailableError('The cache is unavailable')
+      throw new CacheUnavailable('The cache is unavailable')
     }
   }
 
@@ -142,7 +142,7 @@ export class ResponseCache {
     try {
       return await this.store.clear(group)
     } catch {
-      throw new ServiceUnavailableError('The cache is unavailable')
+      throw new CacheUnavailable('The cache is unavailable')
     }
   }
 

@@ -1,7 +1,7 @@
 import { isPassing } from '../domain/grades.js'
 import { planWarnings, type PlanCourse, type PlannedEntry, type PlanWarning } from '../domain/plan-warnings.js'
 import type { Principal } from '../auth/plugin.js'
-import { BadRequestError, ConflictError } from '../errors.js'
+import { ValidationFailed, VersionConflict, withHeaders } from '../errors.js'
 import type { Enrollments } from '../privacy/enrollments.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
@@ -38,7 +38,7 @@ export interface PlanReviewGate {
 
 function refuseApprovalFields(input: Record<string, unknown>): void {
   const field = approvalFields.find((f) => input[f] !== undefined)
-  if (field) throw new BadRequestError(`'${field}' is set by a major-plan approval, not by editing the plan`)
+  if (field) throw new ValidationFailed(`'${field}' is set by a major-plan approval, not by editing the plan`)
 }
 
 /**
@@ -81,10 +81,10 @@ export class StudentPlans {
   async update(student: ApiRecord, plan: ApiRecord, patch: Record<string, unknown>, options: { expectVersion?: number; by?: Principal }): Promise<PlanWithWarnings> {
     refuseApprovalFields(patch)
     if (patch.student !== undefined && patch.student !== plan.student) {
-      throw new BadRequestError(`'student' cannot change: a plan stays with ${String(plan.student)}; create a new plan for another student`)
+      throw new ValidationFailed(`'student' cannot change: a plan stays with ${String(plan.student)}; create a new plan for another student`)
     }
     if (options.expectVersion !== undefined && options.expectVersion !== plan._version) {
-      throw new ConflictError(`${plan._id} is at version ${plan._version}, not ${options.expectVersion}; read it again`, { etag: `"${plan._version}"` })
+      throw withHeaders(new VersionConflict(`${plan._id} is at version ${plan._version}, not ${options.expectVersion}; read it again`), { etag: `"${plan._version}"` })
     }
     const voids = await this.reviews.voidedBy(plan)
     const written = await this.records.update(plan._id, voids ? { ...patch, ...voidedFields } : patch, { expectVersion: plan._version })

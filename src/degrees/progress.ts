@@ -1,5 +1,5 @@
 import { auditDegree, type AuditEnrollment, type AuditGroup, type AuditResult, type AuditRule } from '../domain/degree-audit/index.js'
-import { BadRequestError, NotFoundError } from '../errors.js'
+import { DegreeNotChosen, RecordNotFound, ReferenceNotFound } from '../errors.js'
 import type { Enrollments } from '../privacy/enrollments.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
@@ -89,7 +89,7 @@ export class DegreeProgress {
   private async degreeFor(student: ApiRecord, requested: string | undefined): Promise<{ degree: ApiRecord; source: DegreeSource }> {
     if (requested !== undefined) {
       const degree = await this.records.get(requested)
-      if (degree?.type !== 'Degree') throw new BadRequestError(`'degree' refers to ${requested}, which does not exist`)
+      if (degree?.type !== 'Degree') throw new ReferenceNotFound(`'degree' refers to ${requested}, which does not exist`)
       return { degree, source: 'requested' }
     }
     const byMajor = this.schema.class(student.type)?.properties.some((p) => p.name === 'declared_majors') ?? false
@@ -103,7 +103,7 @@ export class DegreeProgress {
     const degree = id === undefined ? null : await this.records.get(id)
     if (!degree) {
       const why = byMajor ? 'no declared major' : 'no program leading to a degree'
-      throw new NotFoundError(`${student._id} has no degree to audit (${why}); name one with degree=<Degree id>`)
+      throw new DegreeNotChosen(`${student._id} has no degree to audit (${why}); name one with degree=<Degree id>`)
     }
     return { degree, source }
   }
@@ -111,7 +111,7 @@ export class DegreeProgress {
   /** One of the student's plans; a plan of anyone else is reported as not found, like a missing one. */
   private async planOf(student: ApiRecord, id: string): Promise<ApiRecord> {
     const plan = await this.records.get(id)
-    if (plan?.type !== 'StudentPlan' || plan.student !== student._id) throw new NotFoundError(`${id} is not a plan of ${student._id}`)
+    if (plan?.type !== 'StudentPlan' || plan.student !== student._id) throw new RecordNotFound(`${id} is not a plan of ${student._id}`)
     return plan
   }
 }

@@ -1,5 +1,5 @@
 import { checkGroups, checkRule, type CatalogCourse, type RuleDraft } from '../domain/degree-audit/index.js'
-import { BadRequestError } from '../errors.js'
+import { ValidationFailed } from '../errors.js'
 import type { RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 
@@ -10,7 +10,7 @@ export async function loadCatalog(records: RecordService, course: ClassDef): Pro
 }
 
 function refuse(problems: readonly string[]): void {
-  if (problems.length) throw new BadRequestError(problems.join(' '))
+  if (problems.length) throw new ValidationFailed(problems.join(' '))
 }
 
 /**

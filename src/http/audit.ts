@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
+import { headersOf, type ErrorCode } from '../errors.js'
 import type { AuditAction, AuditFacts, AuditResourceType } from '../privacy/audit-entry.js'
 import type { AuditLog } from '../privacy/audit-log.js'
+import { quoting } from './errors.js'
 import { fieldsOf } from './fields.js'
 
 /**
@@ -83,11 +85,12 @@ function factsOf(request: FastifyRequest, reply: FastifyReply, declared: AuditDe
   }
 }
 
-function withheld(declared: AuditDeclaration, served: boolean): string {
+function withheld(declared: AuditDeclaration, served: boolean, requestId: string): string {
   const error = declared.action !== 'view' && served
     ? 'The change was saved, but it could not be recorded in the audit log, so its result is withheld; check the record before retrying'
     : 'The access could not be recorded in the audit log, so nothing is served; try again shortly'
-  return JSON.stringify({ success: false, error, statusCode: 503 })
+  const code: ErrorCode = 'ADKS_AUDIT_UNAVAILABLE'
+  return JSON.stringify({ success: false, error: quoting(error, requestId), statusCode: 503, code })
 }
 
 /**
@@ -113,8 +116,8 @@ async function audit(app: FastifyInstance, { log }: { log: AuditLog }) {
       const served = reply.statusCode < 400
       reply.removeHeader('etag')
       reply.removeHeader('location')
-      reply.code(503).header('retry-after', '5').header('content-type', 'application/json; charset=utf-8')
-      return withheld(declared, served)
+      reply.code(503).headers(headersOf('ADKS_AUDIT_UNAVAILABLE')).header('content-type', 'application/json; charset=utf-8')
+      return withheld(declared, served, request.id)
     }
   }
 

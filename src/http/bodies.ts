@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { BadRequestError } from '../errors.js'
+import { BodyMalformed } from '../errors.js'
 
 function parses(text: string): boolean {
   try {
@@ -21,7 +21,7 @@ export function installJsonBodies(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString()
     parse(request, text, (error, value) => {
-      if (error && parses(text)) done(new BadRequestError('Body carries a forbidden key (__proto__ or constructor.prototype)'), undefined)
+      if (error && parses(text)) done(new BodyMalformed('Body carries a forbidden key (__proto__ or constructor.prototype)'), undefined)
       else done(error, value)
     })
   })

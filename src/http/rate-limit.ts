@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { normalizeIP, type FastifyRateLimitStore, type FastifyRateLimitStoreCtor, type RateLimitPluginOptions } from '@fastify/rate-limit'
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
-import { AppError } from '../errors.js'
+import { RateLimited, withHeaders } from '../errors.js'
 import { breakerOf } from '../redis/breaker.js'
 
 export interface RateLimits {
@@ -33,11 +33,9 @@ export function resetAt(countedAtMs: number, secondsLeft: number): number {
   return Math.ceil(countedAtMs / 1000) + secondsLeft
 }
 
-class RateLimitedError extends AppError {
-  constructor(ttlMs: number) {
-    const left = Math.ceil(ttlMs / 1000)
-    super(429, `Rate limit exceeded; retry in ${Math.max(1, left)} s`, { 'x-ratelimit-reset': String(resetAt(Date.now(), left)) })
-  }
+function rateLimited(ttlMs: number) {
+  const left = Math.ceil(ttlMs / 1000)
+  return withHeaders(new RateLimited(`Rate limit exceeded; retry in ${Math.max(1, left)} s`), { 'x-ratelimit-reset': String(resetAt(Date.now(), left)) })
 }
 
 /**
@@ -110,6 +108,6 @@ export function rateLimitOptions(limits: RateLimits, log: FastifyBaseLogger, red
     ...(redis ? { store: guardedRedisStore(redis, limits.namespace, log) } : { cache: memoryBuckets }),
     skipOnError: true,
     onExceeded: (request, bucket) => request.log.info({ bucket: bucket.slice(0, bucket.indexOf(':')) }, 'rate limit exceeded'),
-    errorResponseBuilder: (_request, { ttl }) => new RateLimitedError(ttl),
+    errorResponseBuilder: (_request, { ttl }) => rateLimited(ttl),
   }
 }

@@ -4,7 +4,7 @@
  * test/jobs/contract.ts checks against both.
  */
 import { randomBytes } from 'node:crypto'
-import { AppError, BadRequestError, NotFoundError, ServiceUnavailableError } from '../errors.js'
+import { JobNotFailed, JobNotFound, JobsUnavailable, QueueNotFound, ScheduleNotFound, ValidationFailed } from '../errors.js'
 
 export const queueNames = ['campus-sync', 'publication-import', 'citation-refresh', 'maintenance'] as const
 export type QueueName = (typeof queueNames)[number]
@@ -167,25 +167,25 @@ export function newJobId(now = Date.now()): string {
   return `${String(now).padStart(13, '0')}-${String(counter).padStart(6, '0')}-${randomBytes(4).toString('hex')}`
 }
 
-export class UnknownQueueError extends NotFoundError {
+export class UnknownQueueError extends QueueNotFound {
   constructor(name: string) { super(`No queue named ${name}`) }
 }
 
-export class UnknownJobError extends NotFoundError {
+export class UnknownJobError extends JobNotFound {
   constructor(id: string, queue?: string) { super(`No job ${id}${queue ? ` in queue ${queue}` : ''}`) }
 }
 
-export class UnknownSchedulerError extends NotFoundError {
+export class UnknownSchedulerError extends ScheduleNotFound {
   constructor(id: string, queue: string) { super(`No scheduler ${id} in queue ${queue}`) }
 }
 
-export class JobNotFailedError extends AppError {
-  constructor(id: string, state: string) { super(409, `Job ${id} is ${state}; only a failed job can be retried`) }
+export class JobNotFailedError extends JobNotFailed {
+  constructor(id: string, state: string) { super(`Job ${id} is ${state}; only a failed job can be retried`) }
 }
 
-export class BadScheduleError extends BadRequestError {}
+export class BadScheduleError extends ValidationFailed {}
 
-export class JobsUnavailableError extends ServiceUnavailableError {
+export class JobsUnavailableError extends JobsUnavailable {
   constructor() { super('The job queue is unavailable (Redis does not answer); try again shortly') }
 }
 

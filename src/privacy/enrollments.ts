@@ -1,6 +1,6 @@
 import { gradePoints } from '../domain/grades.js'
 import { compareTerms } from '../domain/terms.js'
-import { BadRequestError, NotFoundError } from '../errors.js'
+import { RecordNotFound, ValidationFailed, hasStatus } from '../errors.js'
 import type { ApiRecord, CreateOutcome, RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 
@@ -60,7 +60,7 @@ export class Enrollments {
         sectionRule(fields, typeof fields.section === 'string' ? sections.get(fields.section) : undefined)
         valid.push({ index, input: withGradePoints(fields, fields, false) })
       } catch (error) {
-        if (!(error instanceof BadRequestError)) throw error
+        if (!hasStatus(error, 400)) throw error
         outcomes[index] = { error }
       }
     })
@@ -83,7 +83,7 @@ export class Enrollments {
 
   private async get(id: string): Promise<ApiRecord> {
     const found = id.startsWith(`${this.cls.name}/`) ? await this.records.get(id) : null
-    if (!found) throw new NotFoundError(`${id} not found`)
+    if (!found) throw new RecordNotFound(`${id} not found`)
     return found
   }
 
@@ -96,7 +96,7 @@ export class Enrollments {
 /** A section belongs to the enrollment's course and term. Anything but an existing section is reported by the record service's validation and reference check. */
 function sectionRule(fields: Fields, section: ApiRecord | null | undefined): void {
   if (section?.type === 'Section' && (section.course !== fields.course || section.term !== fields.term)) {
-    throw new BadRequestError(`'section' is a section of ${String(section.course)} in ${String(section.term)}, not of this enrollment's course and term`)
+    throw new ValidationFailed(`'section' is a section of ${String(section.course)} in ${String(section.term)}, not of this enrollment's course and term`)
   }
 }
 
@@ -109,7 +109,7 @@ function withGradePoints(fields: Fields, merged: Fields, isUpdate: boolean): Fie
   const expected = gradePoints(typeof merged.grade === 'string' ? merged.grade : undefined)
   const given = fields.grade_points
   if (given !== undefined && given !== null && given !== expected) {
-    throw new BadRequestError(expected === undefined
+    throw new ValidationFailed(expected === undefined
       ? "'grade_points' must be left out: the grade carries no grade points"
       : "'grade_points' disagrees with the grade scale; leave it out and it is filled in from the grade")
   }

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/plugin.js'
 import { isPermission } from '../auth/permissions.js'
-import { ForbiddenError } from '../errors.js'
+import { PermissionDenied } from '../errors.js'
 import type { ApiRecord } from '../records/service.js'
 import type { CompiledSchema, Resource } from '../schema/index.js'
 import type { Filter } from '../store/port.js'
@@ -45,7 +45,7 @@ export class RecordAccess {
     for (const record of records) {
       const granted = record?.[field]
       const missing = Array.isArray(granted) ? granted.find((p) => typeof p !== 'string' || !this.holds(principal, p)) : undefined
-      if (missing !== undefined) throw new ForbiddenError(`Permission denied: you do not hold ${String(missing)}, so you cannot write a record granting it`)
+      if (missing !== undefined) throw new PermissionDenied(`Permission denied: you do not hold ${String(missing)}, so you cannot write a record granting it`)
     }
   }
 
@@ -66,16 +66,16 @@ export class RecordAccess {
   async authorizeUpdate(principal: Principal, record: ApiRecord, patch: Readonly<Record<string, unknown>>): Promise<void> {
     if (this.holds(principal, this.resource.permissions.write)) return
     const cls = this.schema.class(record.type)!
-    if (!cls.metadata.self_editable.length) throw new ForbiddenError(`Permission denied: needs ${this.resource.permissions.write}`)
+    if (!cls.metadata.self_editable.length) throw new PermissionDenied(`Permission denied: needs ${this.resource.permissions.write}`)
     const anyone = principal.kind === 'user' && principal.permissions.has('manage_profiles')
     if (!anyone && !(await this.isOwn(principal, record))) {
-      throw new ForbiddenError(`Permission denied: needs ${this.resource.permissions.write}, or the record must be your own profile`)
+      throw new PermissionDenied(`Permission denied: needs ${this.resource.permissions.write}, or the record must be your own profile`)
     }
     const identity = new Set(['_id', 'type', ...cls.metadata.identity_fields])
     for (const field of Object.keys(patch)) {
       if (ignoredOnUpdate.has(field)) continue
-      if (identity.has(field)) throw new ForbiddenError(`Permission denied: '${field}' identifies the person and cannot be changed here`)
-      if (!cls.metadata.self_editable.includes(field)) throw new ForbiddenError(`Permission denied: '${field}' is not editable on a profile`)
+      if (identity.has(field)) throw new PermissionDenied(`Permission denied: '${field}' identifies the person and cannot be changed here`)
+      if (!cls.metadata.self_editable.includes(field)) throw new PermissionDenied(`Permission denied: '${field}' is not editable on a profile`)
     }
   }
 }

@@ -4,7 +4,7 @@ import { orcid as asOrcid, shortId } from '../connectors/openalex/ids.js'
 import { publicationFromWork } from '../domain/publications/from-openalex.js'
 import { planImport } from '../domain/publications/merge.js'
 import type { DepartmentAuthor, PublicationFields, StoredPublication } from '../domain/publications/types.js'
-import { AppError, BadRequestError } from '../errors.js'
+import { ValidationFailed, isAppError } from '../errors.js'
 import type { JobContext } from '../jobs/port.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
@@ -110,13 +110,13 @@ async function importPerson(
     for (const work of plan.create) {
       const usable = usableFields(deps.schema, 'Publication', 'create', work as unknown as Record<string, unknown>)
       try {
-        if (usable.refusal) throw new BadRequestError(usable.refusal)
+        if (usable.refusal) throw new ValidationFailed(usable.refusal)
         const created = await deps.records.create('Publication', usable.fields)
         existing.push(created as unknown as StoredPublication)
         result.created++
         warn(work.source_id, usable.warnings)
       } catch (error) {
-        if (!(error instanceof AppError) || error.statusCode >= 500) throw error
+        if (!isAppError(error) || error.statusCode >= 500) throw error
         result.errors.push({ person: person._id, message: `${work.source_id}: ${error.message}` })
       }
     }

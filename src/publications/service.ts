@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/plugin.js'
 import { normalizeDoi } from '../domain/publications/normalize.js'
-import { ForbiddenError } from '../errors.js'
+import { PermissionDenied } from '../errors.js'
 import { isAdmin, type People } from '../privacy/relations.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
 import { importedWorkId, withEditedFields } from './user-edits.js'
@@ -22,7 +22,7 @@ export class PublicationService {
     if (isAdmin(principal) || (principal.kind === 'user' && principal.permissions.has('manage_profiles'))) return
     const authors = Array.isArray(publication.dept_authors) ? publication.dept_authors : []
     const me = authors.length ? await this.people.linkedPerson(principal) : null
-    if (!me || !authors.includes(me._id)) throw new ForbiddenError(ownershipRule)
+    if (!me || !authors.includes(me._id)) throw new PermissionDenied(ownershipRule)
   }
 
   /** The caller's update, once they own the publication; imported fields it changes are marked edited. */

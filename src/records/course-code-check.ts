@@ -1,5 +1,5 @@
 import { courseCodeKey, parseCourseCode } from '../domain/course-code.js'
-import { ConflictError } from '../errors.js'
+import { DuplicateRecord } from '../errors.js'
 import type { CompiledSchema } from '../schema/index.js'
 import type { RecordService } from './service.js'
 
@@ -18,6 +18,6 @@ export function installCourseCodeCheck(records: RecordService, schema: CompiledS
     if (code === undefined || !parsed) return
     const same = await records.find(course, { _subject: parsed.subject, _level: parsed.level })
     const other = same.find((c) => c._id !== id && typeof c.course_code === 'string' && courseCodeKey(c.course_code) === courseCodeKey(code))
-    if (other) throw new ConflictError(`another Course already has this course_code in another spelling (${String(other.course_code)}, ${other._id})`)
+    if (other) throw new DuplicateRecord(`another Course already has this course_code in another spelling (${String(other.course_code)}, ${other._id})`)
   })
 }

@@ -1,5 +1,5 @@
 import { words } from '../domain/text.js'
-import { BadRequestError } from '../errors.js'
+import { ValidationFailed } from '../errors.js'
 import type { ClassDef, CompiledSchema, Resource } from '../schema/index.js'
 import { where, type Filter, type SortSpec } from '../store/port.js'
 import type { RecordService } from './service.js'
@@ -15,7 +15,7 @@ export interface ListParams {
 export function typesFor(schema: CompiledSchema, resource: Resource, value: string): string[] {
   const cls = schema.class(value)
   const types = cls ? cls.concrete.filter((name) => resource.classes.includes(name)) : []
-  if (!types.length) throw new BadRequestError(`'type' must be one of: ${typeNames(schema, resource).join(', ')}`)
+  if (!types.length) throw new ValidationFailed(`'type' must be one of: ${typeNames(schema, resource).join(', ')}`)
   return types
 }
 
@@ -68,7 +68,7 @@ export function listSort(cls: ClassDef, sort: string | undefined): SortSpec {
   for (const field of fields) {
     const name = field.replace(/^-/, '')
     if (!cls.metadata.sortable.includes(name) && !cls.metadata.default_sort.some((f) => f.replace(/^-/, '') === name)) {
-      throw new BadRequestError(`cannot sort by '${name}'; sortable fields: ${cls.metadata.sortable.join(', ')}`)
+      throw new ValidationFailed(`cannot sort by '${name}'; sortable fields: ${cls.metadata.sortable.join(', ')}`)
     }
     if (!spec.some(([f]) => f === name)) spec.push([name, field.startsWith('-') ? -1 : 1])
   }

@@ -1,4 +1,4 @@
-import { BadRequestError, ConflictError } from '../errors.js'
+import { RecordReferenced, ReferenceNotFound, type AppError } from '../errors.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 import { where, type Store } from '../store/port.js'
 
@@ -50,17 +50,17 @@ export async function existingIds(store: Store, schema: CompiledSchema, ids: Ite
  * The 400 for the first reference that names no record id, else for the first (in the order of the
  * collections referred to) that `exists` does not know; undefined when every reference resolves.
  */
-export function missingReference(schema: CompiledSchema, refs: readonly Found[], exists: (id: string) => boolean): BadRequestError | undefined {
+export function missingReference(schema: CompiledSchema, refs: readonly Found[], exists: (id: string) => boolean): AppError | undefined {
   const byCollection = new Map<string, Found[]>()
   for (const ref of refs) {
     const target = schema.classOfId(ref.id)
-    if (!target) return new BadRequestError(`'${ref.field}' refers to ${ref.id}, which is not a record id`)
+    if (!target) return new ReferenceNotFound(`'${ref.field}' refers to ${ref.id}, which is not a record id`)
     const collection = target.metadata.collection!
     byCollection.set(collection, [...(byCollection.get(collection) ?? []), ref])
   }
   for (const wanted of byCollection.values()) {
     const missing = wanted.find((ref) => !exists(ref.id))
-    if (missing) return new BadRequestError(`'${missing.field}' refers to ${missing.id}, which does not exist`)
+    if (missing) return new ReferenceNotFound(`'${missing.field}' refers to ${missing.id}, which does not exist`)
   }
   return undefined
 }
@@ -87,5 +87,5 @@ export async function assertUnreferenced(store: Store, schema: CompiledSchema, c
   const named = listed.length
     ? `${listed.join(', ')}${total > listed.length ? ` and ${total - listed.length} more` : ''}`
     : `${total} protected record${total === 1 ? '' : 's'}`
-  throw new ConflictError(`${id} is still referenced by ${named}; remove those references first`)
+  throw new RecordReferenced(`${id} is still referenced by ${named}; remove those references first`)
 }

@@ -1,4 +1,4 @@
-import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors.js'
+import { type AppError, DuplicateRecord, PermissionDenied, RecordNotFound, ValidationFailed, VersionConflict, WriteContended, isAppError, withHeaders } from '../errors.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 import { keyFields, makeKey } from '../schema/keys.js'
 import { idKeyPattern } from '../schema/typebox.js'
@@ -55,7 +55,7 @@ const updateAttempts = 5
 
 /** A refusal (a 4xx) is an outcome of its record; anything else (the store failing) is the caller's. */
 function refusal(error: unknown): AppError {
-  if (error instanceof AppError && error.statusCode < 500) return error
+  if (isAppError(error) && error.statusCode < 500) return error
   throw error
 }
 
@@ -106,14 +106,14 @@ export class RecordService {
 
   private storedClass(className: string): ClassDef {
     const cls = this.schema.class(className)
-    if (!cls || cls.abstract || cls.subdocument || !cls.metadata.collection) throw new BadRequestError(`unknown record type ${className}`)
+    if (!cls || cls.abstract || cls.subdocument || !cls.metadata.collection) throw new ValidationFailed(`unknown record type ${className}`)
     return cls
   }
 
-  private duplicate(cls: ClassDef, id: string, error: DuplicateKeyError): ConflictError {
-    if (error.fields.includes('_id') || !error.fields.length) return new ConflictError(`${id} already exists`)
+  private duplicate(cls: ClassDef, id: string, error: DuplicateKeyError): AppError {
+    if (error.fields.includes('_id') || !error.fields.length) return new DuplicateRecord(`${id} already exists`)
     const owner = this.schema.resourceOf(cls.name)?.root.name ?? cls.name
-    return new ConflictError(`another ${owner} already has this ${error.fields.join(' and ')}`)
+    return new DuplicateRecord(`another ${owner} already has this ${error.fields.join(' and ')}`)
   }
 
   async get(id: string): Promise<ApiRecord | null> {
@@ -181,7 +181,7 @@ export class RecordService {
       try {
         const missing = missingReference(this.schema, refs, (ref) => existing.has(ref))
         if (missing) throw missing
-        if (existing.has(id)) throw new ConflictError(`${id} already exists`)
+        if (existing.has(id)) throw new DuplicateRecord(`${id} already exists`)
         await this.runChecks(cls, fields, id, 'create')
         existing.add(id)
         accepted.push({ index, doc: this.document(cls, id, fields, stamp) })
@@ -207,7 +207,7 @@ export class RecordService {
    * writer meanwhile) one at a time to tell which collide. Gives, per document, the conflict that kept it
    * out, or undefined when it was written.
    */
-  private async insertAll(cls: ClassDef, docs: readonly ApiRecord[], stamp: string): Promise<(ConflictError | undefined)[]> {
+  private async insertAll(cls: ClassDef, docs: readonly ApiRecord[], stamp: string): Promise<(AppError | undefined)[]> {
     const collection = this.collectionOf(cls)
     try {
       await collection.insertMany(docs)
@@ -218,7 +218,7 @@ export class RecordService {
     // MongoDB writes the rest of a batch around a duplicate; those documents, stamped by this call, are in.
     const landed = await collection.find({ _id: { $in: docs.map((doc) => doc._id) } }, { omit: internalFields })
     const ours = new Set(landed.filter((doc) => doc._created_at === stamp).map((doc) => doc._id))
-    const results: (ConflictError | undefined)[] = []
+    const results: (AppError | undefined)[] = []
     for (const doc of docs) {
       try {
         if (!ours.has(doc._id)) await collection.insertOne(doc)
@@ -234,8 +234,8 @@ export class RecordService {
   /** A new record's id, its fields as stored (lists default to empty) and its references, once it validates. */
   private prepare(cls: ClassDef, input: unknown, key: string | undefined): { id: string; fields: Record<string, unknown>; refs: Found[] } {
     const problem = this.schema.validators.problem(cls.name, 'create', input)
-    if (problem) throw new BadRequestError(problem)
-    if (key !== undefined && !keyShape.test(key)) throw new BadRequestError(`'${key}' is not a valid identifier`)
+    if (problem) throw new ValidationFailed(problem)
+    if (key !== undefined && !keyShape.test(key)) throw new ValidationFailed(`'${key}' is not a valid identifier`)
     const { type: _type, ...fields } = input as Record<string, unknown>
     for (const prop of cls.properties) {
       if (prop.kind !== 'required' && prop.kind !== 'optional') fields[prop.name] ??= []
@@ -256,13 +256,13 @@ export class RecordService {
    */
   async update(id: string, input: unknown, options: { expectVersion?: number; correctKey?: boolean } = {}): Promise<ApiRecord> {
     const cls = this.schema.classOfId(id)
-    if (!cls) throw new NotFoundError(`${id} not found`)
+    if (!cls) throw new RecordNotFound(`${id} not found`)
     const problem = this.schema.validators.problem(cls.name, 'update', input)
-    if (problem) throw new BadRequestError(problem)
+    if (problem) throw new ValidationFailed(problem)
     const patch = input as Record<string, unknown>
-    if (patch._id !== undefined && patch._id !== id) throw new BadRequestError(`'_id' does not match the record being updated (${id})`)
+    if (patch._id !== undefined && patch._id !== id) throw new ValidationFailed(`'_id' does not match the record being updated (${id})`)
     if (patch._version !== undefined && options.expectVersion !== undefined && patch._version !== options.expectVersion) {
-      throw new BadRequestError("'_version' and the If-Match header disagree")
+      throw new ValidationFailed("'_version' and the If-Match header disagree")
     }
     const expected = (patch._version as number | undefined) ?? options.expectVersion
     const $set: Record<string, unknown> = {}
@@ -276,15 +276,15 @@ export class RecordService {
     const collection = this.collectionOf(cls)
     for (let attempt = 0; attempt < updateAttempts; attempt++) {
       const current = await collection.findById(id, { omit: internalFields })
-      if (!current) throw new NotFoundError(`${id} not found`)
+      if (!current) throw new RecordNotFound(`${id} not found`)
       if (expected !== undefined && current._version !== expected) {
-        throw new ConflictError(`${id} is at version ${current._version}, not ${expected}; read it again`, { etag: `"${current._version}"` })
+        throw withHeaders(new VersionConflict(`${id} is at version ${current._version}, not ${expected}; read it again`), { etag: `"${current._version}"` })
       }
       for (const field of keyFields(cls)) {
-        if (field in $unset) throw new BadRequestError(`'${field}' is part of the record's id and cannot change`)
+        if (field in $unset) throw new ValidationFailed(`'${field}' is part of the record's id and cannot change`)
         if (!(field in $set) || $set[field] === current[field]) continue
-        if (!cls.metadata.correctable_key.includes(field)) throw new BadRequestError(`'${field}' is part of the record's id and cannot change`)
-        if (!options.correctKey) throw new ForbiddenError(`Permission denied: '${field}' is part of the record's id; only an admin may correct it`)
+        if (!cls.metadata.correctable_key.includes(field)) throw new ValidationFailed(`'${field}' is part of the record's id and cannot change`)
+        if (!options.correctKey) throw new PermissionDenied(`Permission denied: '${field}' is part of the record's id; only an admin may correct it`)
       }
       const merged: Record<string, unknown> = { ...current, ...$set }
       for (const field of Object.keys($unset)) delete merged[field]
@@ -304,16 +304,16 @@ export class RecordService {
         throw error instanceof DuplicateKeyError ? this.duplicate(cls, id, error) : error
       }
       if (expected !== undefined) {
-        throw new ConflictError(`${id} was changed by someone else; read it again`)
+        throw new VersionConflict(`${id} was changed by someone else; read it again`)
       }
     }
-    throw new ConflictError(`${id} is being changed by others too often; try again`)
+    throw new WriteContended(`${id} is being changed by others too often; try again`)
   }
 
   async remove(id: string): Promise<void> {
     const cls = this.schema.classOfId(id)
     const collection = cls && this.collectionOf(cls)
-    if (!cls || !collection || !(await collection.findById(id, { omit: internalFields }))) throw new NotFoundError(`${id} not found`)
+    if (!cls || !collection || !(await collection.findById(id, { omit: internalFields }))) throw new RecordNotFound(`${id} not found`)
     await assertUnreferenced(this.store, this.schema, cls, id)
     await collection.deleteOne({ _id: id })
     this.changed(cls, id, 'delete')

@@ -1,6 +1,6 @@
 import type { MappedRecord, Refs, RowError, SourceRef, SyncKind } from '../domain/oneroster/types.js'
 import type { RecordUpdate, SyncPlan } from '../domain/oneroster/plan.js'
-import { AppError } from '../errors.js'
+import { isAppError } from '../errors.js'
 import type { AuditFacts } from '../privacy/audit-entry.js'
 import type { AuditLog } from '../privacy/audit-log.js'
 import type { Enrollments } from '../privacy/enrollments.js'
@@ -74,7 +74,7 @@ async function guarded(row: number, sourcedId: string, applied: Applied, write: 
   try {
     await write()
   } catch (error) {
-    if (!(error instanceof RowRefused) && !(error instanceof AppError && error.statusCode < 500)) throw error
+    if (!(error instanceof RowRefused) && !(isAppError(error) && error.statusCode < 500)) throw error
     applied.errors.push(rowError(row, sourcedId, error))
   }
 }
@@ -109,7 +109,7 @@ async function createPage(kind: SyncKind, page: readonly MappedRecord[], context
       batch.forEach(({ index }, i) => { outcomes[index] = created[i]! })
     } catch (error) {
       // A class the schema does not store refuses every row of its batch, not the run.
-      if (!(error instanceof AppError && error.statusCode < 500)) throw error
+      if (!(isAppError(error) && error.statusCode < 500)) throw error
       for (const { index } of batch) outcomes[index] = { error }
     }
   }

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { SecretBox } from '../auth/secret-box.js'
-import { ConflictError } from '../errors.js'
+import { hasStatus } from '../errors.js'
 import type { RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
 import { clientSecretContext, configId } from './config.js'
@@ -24,6 +24,6 @@ export async function checkStoredClientSecret(records: RecordService, schema: Co
     log.info('the campus-sync client secret stored in clear is now encrypted at rest')
   } catch (error) {
     // Another instance starting at the same time sealed it, or an administrator stored a new one.
-    if (!(error instanceof ConflictError)) throw error
+    if (!hasStatus(error, 409)) throw error
   }
 }

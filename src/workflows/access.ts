@@ -1,4 +1,4 @@
-import { ForbiddenError } from '../errors.js'
+import { PermissionDenied } from '../errors.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
 import { where, type Filter } from '../store/port.js'
 import type { Caller } from './identity.js'
@@ -19,15 +19,15 @@ export async function checkMayWrite(spec: DomainSpec, caller: Caller, entity: En
       if (caller.admin || (typeof owner === 'string' && caller.ids.has(owner))) return
       const student = typeof owner === 'string' ? await records.get(owner) : null
       if (caller.personId && strings(student?.advisors).includes(caller.personId)) return
-      throw new ForbiddenError(`only the student, their advisors or an admin may do this for ${spec.entityClass}`)
+      throw new PermissionDenied(`only the student, their advisors or an admin may do this for ${spec.entityClass}`)
     }
     case 'self':
       if (caller.admin || (typeof owner === 'string' && caller.ids.has(owner))) return
-      throw new ForbiddenError(`a ${spec.entityClass} is made by the applicant for themselves`)
+      throw new PermissionDenied(`a ${spec.entityClass} is made by the applicant for themselves`)
     case 'nominator':
-      if (!['faculty', 'staff', 'admin'].includes(caller.role)) throw new ForbiddenError('only faculty, staff and admins nominate')
+      if (!['faculty', 'staff', 'admin'].includes(caller.role)) throw new PermissionDenied('only faculty, staff and admins nominate')
       if (caller.admin || (typeof owner === 'string' && caller.ids.has(owner))) return
-      throw new ForbiddenError('a nomination is made by its nominator')
+      throw new PermissionDenied('a nomination is made by its nominator')
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/plugin.js'
 import { approversOf, barred, exclude } from '../domain/workflow/index.js'
-import { ForbiddenError, NotFoundError } from '../errors.js'
+import { PermissionDenied, RecordNotFound } from '../errors.js'
 import type { People } from '../privacy/relations.js'
 import type { RecordService } from '../records/service.js'
 import { where, type Filter } from '../store/port.js'
@@ -35,7 +35,7 @@ export class WorkflowCatalog {
 
   private async adminOnly(principal: Principal): Promise<Caller> {
     const caller = await this.caller(principal)
-    if (!caller.admin) throw new ForbiddenError('only admins change workflow definitions')
+    if (!caller.admin) throw new PermissionDenied('only admins change workflow definitions')
     return caller
   }
 
@@ -49,7 +49,7 @@ export class WorkflowCatalog {
   async definition(principal: Principal, id: string): Promise<StoredDefinition> {
     await this.caller(principal)
     const found = await this.deps.definitions.byId(id)
-    if (!found) throw new NotFoundError(`${id} not found`)
+    if (!found) throw new RecordNotFound(`${id} not found`)
     return found
   }
 
@@ -84,7 +84,7 @@ export class WorkflowCatalog {
 
   private async visibleInstance(caller: Caller, id: string): Promise<StoredInstance> {
     const instance = id.startsWith('WorkflowInstance/') ? await this.deps.instances.byId(id) : null
-    if (!instance || !(caller.admin || instance.participants.some((p) => caller.ids.has(p)))) throw new NotFoundError(`${id} not found`)
+    if (!instance || !(caller.admin || instance.participants.some((p) => caller.ids.has(p)))) throw new RecordNotFound(`${id} not found`)
     return instance
   }
 

@@ -1,5 +1,5 @@
 import { checkDefinition, type WorkflowStage } from '../domain/workflow/index.js'
-import { BadRequestError, ConflictError, NotFoundError } from '../errors.js'
+import { RecordNotFound, ValidationFailed, WorkflowConflict, hasStatus } from '../errors.js'
 import type { RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 import { WorkflowConflictError } from './errors.js'
@@ -58,13 +58,13 @@ export class Definitions {
   /** The domain's newest version, which new instances start on. */
   async current(domain: WorkflowDomainKey): Promise<StoredDefinition> {
     const [newest] = await this.records.find(this.cls, { domain }, { sort: [['version', -1]], limit: 1 })
-    if (!newest) throw new ConflictError(`no workflow is defined for ${domain}`)
+    if (!newest) throw new WorkflowConflict(`no workflow is defined for ${domain}`)
     return newest as unknown as StoredDefinition
   }
 
   /** Adds the next version of the domain's workflow. */
   async add(input: DefinitionInput): Promise<StoredDefinition> {
-    if (!registry.has(input.domain)) throw new BadRequestError(`domain: no workflow domain ${String(input.domain)}`)
+    if (!registry.has(input.domain)) throw new ValidationFailed(`domain: no workflow domain ${String(input.domain)}`)
     const [newest] = await this.records.find(this.cls, { domain: input.domain }, { sort: [['version', -1]], limit: 1 })
     const version = ((newest?.version as number | undefined) ?? 0) + 1
     const fields = {
@@ -72,16 +72,16 @@ export class Definitions {
       ...(input.description !== undefined ? { description: input.description } : {}),
     }
     const refusal = checkDefinition({ _id: definitionIdOf(input.domain, version), ...fields })
-    if (refusal) throw new BadRequestError(refusal.field ? `${refusal.field}: ${refusal.reason}` : refusal.reason)
+    if (refusal) throw new ValidationFailed(refusal.field ? `${refusal.field}: ${refusal.reason}` : refusal.reason)
     return await this.records.create('Workflow', fields, { key: `${input.domain}-v${version}` }) as unknown as StoredDefinition
   }
 
   /** A new version of the definition `id`'s domain; `id` must be a definition, and the domain may not change. */
   async addVersion(id: string, input: DefinitionInput): Promise<StoredDefinition> {
     const existing = await this.byId(id)
-    if (!existing) throw new NotFoundError(`${id} not found`)
+    if (!existing) throw new RecordNotFound(`${id} not found`)
     if (input.domain !== undefined && input.domain !== existing.domain) {
-      throw new BadRequestError(`domain: ${id} is a workflow of ${existing.domain}; a new version keeps its domain`)
+      throw new ValidationFailed(`domain: ${id} is a workflow of ${existing.domain}; a new version keeps its domain`)
     }
     return this.add({ ...input, domain: existing.domain as WorkflowDomainKey })
   }
@@ -95,7 +95,7 @@ export class Definitions {
         await this.records.create('Workflow', { domain: spec.domain, name: spec.workflowName, version: 1, stages: seededStages[spec.domain] }, { key: `${spec.domain}-v1` })
       } catch (error) {
         // Another process seeded it first.
-        if (!(error instanceof ConflictError)) throw error
+        if (!hasStatus(error, 409)) throw error
       }
     }
   }

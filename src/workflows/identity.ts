@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/plugin.js'
 import type { UserRecord } from '../auth/users.js'
-import { ForbiddenError } from '../errors.js'
+import { ApiKeyNotAllowed } from '../errors.js'
 import { linkedPersons } from '../privacy/person-link.js'
 import type { People } from '../privacy/relations.js'
 import type { RecordService } from '../records/service.js'
@@ -23,7 +23,7 @@ export interface Caller {
 
 /** Workflows are people's business: an API key never reaches them (SECURITY D). */
 export async function callerOf(principal: Principal, people: People): Promise<Caller> {
-  if (principal.kind !== 'user') throw new ForbiddenError('API keys cannot use approval workflows')
+  if (principal.kind !== 'user') throw new ApiKeyNotAllowed('API keys cannot use approval workflows')
   const person = await people.personOf(principal)
   const ids = new Set([principal.userId, ...(person ? [person._id] : [])])
   return {

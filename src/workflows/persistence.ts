@@ -1,5 +1,5 @@
 import { pendingApprovals, type Outcome, type Refusal, type WorkflowInstance } from '../domain/workflow/index.js'
-import { BadRequestError, ForbiddenError } from '../errors.js'
+import { PermissionDenied, ValidationFailed } from '../errors.js'
 import type { Collection, IndexSpec, Store } from '../store/port.js'
 import { WorkflowConflictError } from './errors.js'
 import type { StoredInstance } from './types.js'
@@ -43,10 +43,10 @@ function engineFields(instance: WorkflowInstance): WorkflowInstance {
 /** A refusal of the engine as the service's error; a conflict carries the instance as it is now. */
 export function refusalError(refusal: Refusal, current: StoredInstance | null): Error {
   switch (refusal.code) {
-    case 'forbidden': return new ForbiddenError(refusal.reason)
+    case 'forbidden': return new PermissionDenied(refusal.reason)
     case 'conflict': return new WorkflowConflictError(refusal.reason, current)
     // A stage the caller named that the workflow lacks is a fault of the request, named by its field.
-    case 'invalid': case 'not_found': return new BadRequestError(refusal.field ? `${refusal.field}: ${refusal.reason}` : refusal.reason)
+    case 'invalid': case 'not_found': return new ValidationFailed(refusal.field ? `${refusal.field}: ${refusal.reason}` : refusal.reason)
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/plugin.js'
 import type { PlanReviewGate } from '../degrees/plans.js'
 import { systemActor, voidApproval } from '../domain/workflow/index.js'
-import { ConflictError } from '../errors.js'
+import { hasStatus, PlanUnderReview, type AppError } from '../errors.js'
 import type { People } from '../privacy/relations.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
@@ -55,8 +55,8 @@ export class PlanReviews implements PlanReviewGate {
     return (await this.reviewsOf(planId)).find((r) => r.instance?.status === 'in_review')?.entity._id
   }
 
-  private underReview(plan: ApiRecord, review: string): ConflictError {
-    return new ConflictError(`${plan._id} is under review in ${review}: a plan does not change while its major-plan approval is in review; withdraw it first`)
+  private underReview(plan: ApiRecord, review: string): AppError {
+    return new PlanUnderReview(`${plan._id} is under review in ${review}: a plan does not change while its major-plan approval is in review; withdraw it first`)
   }
 
   async voidedBy(plan: ApiRecord): Promise<string | undefined> {
@@ -73,7 +73,7 @@ export class PlanReviews implements PlanReviewGate {
     const open = reviews.find((r) => r.instance?.status === 'in_review')
     if (open) throw this.underReview(plan, open.entity._id)
     if (reviews.length) {
-      throw new ConflictError(`${plan._id} has major-plan approvals (${reviews.map((r) => r.entity._id).join(', ')}): a reviewed plan stays with its reviews; change it instead`)
+      throw new PlanUnderReview(`${plan._id} has major-plan approvals (${reviews.map((r) => r.entity._id).join(', ')}): a reviewed plan stays with its reviews; change it instead`)
     }
   }
 
@@ -95,7 +95,7 @@ export class PlanReviews implements PlanReviewGate {
       await this.records.update(plan._id, { review }, { expectVersion: plan._version })
       return true
     } catch (error) {
-      if (error instanceof ConflictError) return false
+      if (hasStatus(error, 409)) return false
       throw error
     }
   }

@@ -1,5 +1,5 @@
 import { entityStatusOf, milestoneStatusOf, type WorkflowInstance } from '../domain/workflow/index.js'
-import { ConflictError } from '../errors.js'
+import { WorkflowConflict, WriteContended, hasStatus } from '../errors.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
 import { instanceIdOf, type Instances } from './persistence.js'
@@ -60,7 +60,7 @@ export class Projector {
   async project(spec: DomainSpec, entityId: string): Promise<EntityView> {
     for (let attempt = 0; attempt < projectAttempts; attempt++) {
       const entity = await this.records.get(entityId)
-      if (!entity) throw new ConflictError(`${entityId} no longer exists`)
+      if (!entity) throw new WorkflowConflict(`${entityId} no longer exists`)
       const instance = await this.instances.ofEntity(entityId)
       const patch = projection(spec, entity, instance)
       if (!patch) return entity as unknown as EntityView
@@ -69,10 +69,10 @@ export class Projector {
         if (patch.status === 'approved') await this.onApproved(spec, entity)
         return await this.records.update(entityId, patch, { expectVersion: entity._version }) as unknown as EntityView
       } catch (error) {
-        if (!(error instanceof ConflictError)) throw error
+        if (!hasStatus(error, 409)) throw error
       }
     }
-    throw new ConflictError(`${entityId} is being changed by others too often; try again`)
+    throw new WriteContended(`${entityId} is being changed by others too often; try again`)
   }
 
   /**

@@ -3,7 +3,7 @@ import {
   activeStage, barred, decide, delegate, exclude, resubmit, start, withdraw,
   type Actor, type Outcome, type WorkflowDefinition,
 } from '../domain/workflow/index.js'
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors.js'
+import { PermissionDenied, PlanUnderReview, RecordNotFound, ReferenceNotFound, ValidationFailed, WriteContended } from '../errors.js'
 import type { People } from '../privacy/relations.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
@@ -45,7 +45,7 @@ function summaryOf(instance: StoredInstance): InstanceSummary {
 function fieldsOf(body: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const fields: Record<string, unknown> = {}
   for (const [field, value] of Object.entries(body)) {
-    if (workflowFields.includes(field)) throw new BadRequestError(`${field}: set by the workflow, not by an edit`)
+    if (workflowFields.includes(field)) throw new ValidationFailed(`${field}: set by the workflow, not by an edit`)
     if (!systemFields.includes(field)) fields[field] = value
   }
   return fields
@@ -99,7 +99,7 @@ export class WorkflowService {
   private async visibleEntity(spec: DomainSpec, caller: Caller, id: string): Promise<{ entity: ApiRecord; instance: StoredInstance | null }> {
     const entity = id.startsWith(`${spec.entityClass}/`) ? await this.records.get(id) : null
     const instance = entity ? await this.instancesStore.ofEntity(id) : null
-    if (!entity || !(await canSee(spec, caller, entity, instance, this.records))) throw new NotFoundError(`${id} not found`)
+    if (!entity || !(await canSee(spec, caller, entity, instance, this.records))) throw new RecordNotFound(`${id} not found`)
     return { entity, instance }
   }
 
@@ -129,7 +129,7 @@ export class WorkflowService {
     if (!spec.crud.submit) return (await this.submitPlan(spec, caller, body)).entity
     const fields = fieldsOf(body)
     if (fields[spec.ownerField] === undefined && caller.personId) fields[spec.ownerField] = caller.personId
-    if (fields[spec.ownerField] === undefined) throw new BadRequestError(`${spec.ownerField}: required (the caller has no Person record to stand for)`)
+    if (fields[spec.ownerField] === undefined) throw new ValidationFailed(`${spec.ownerField}: required (the caller has no Person record to stand for)`)
     await checkMayWrite(spec, caller, fields, this.records)
     fields.status = 'draft'
     if (domain === 'graduate_milestones') fields.milestone_status = 'not_started'
@@ -143,13 +143,13 @@ export class WorkflowService {
    */
   private async submitPlan(spec: DomainSpec, caller: Caller, body: Readonly<Record<string, unknown>>): Promise<ActionResult> {
     const planId = body.plan
-    if (typeof planId !== 'string' || !planId) throw new BadRequestError('plan: required, the id of a StudentPlan')
+    if (typeof planId !== 'string' || !planId) throw new ValidationFailed('plan: required, the id of a StudentPlan')
     const plan = planId.startsWith('StudentPlan/') ? await this.records.get(planId) : null
-    if (!plan) throw new BadRequestError(`plan: no StudentPlan ${planId}`)
+    if (!plan) throw new ReferenceNotFound(`plan: no StudentPlan ${planId}`)
     const fields = { plan: plan._id, student: plan.student, degree: plan.target_degree }
     await checkMayWrite(spec, caller, fields, this.records)
     const open = await this.planReviews.inReview(plan._id)
-    if (open) throw new ConflictError(`${plan._id} is already under review in ${open}; one review of a plan at a time`)
+    if (open) throw new PlanUnderReview(`${plan._id} is already under review in ${open}; one review of a plan at a time`)
     const entity = await this.records.create(spec.entityClass, { ...fields, status: 'draft' })
     try {
       const acted = await this.recordSubmission(spec, caller, entity, undefined)
@@ -159,7 +159,7 @@ export class WorkflowService {
           actor: { id: current.submitter }, now: this.now(), comment: `${plan._id} changed while it was being submitted`,
         }))
         await this.projector.project(spec, entity._id)
-        throw new ConflictError(`${plan._id} changed while it was being submitted, so ${entity._id} was withdrawn; submit the plan again`)
+        throw new WriteContended(`${plan._id} changed while it was being submitted, so ${entity._id} was withdrawn; submit the plan again`)
       }
       return { entity: await this.projector.project(spec, entity._id), instance: acted.instance }
     } catch (error) {
@@ -176,7 +176,7 @@ export class WorkflowService {
     await checkMayWrite(spec, caller, entity, this.records)
     const fields = fieldsOf(body)
     if (fields[spec.ownerField] !== undefined && fields[spec.ownerField] !== entity[spec.ownerField]) {
-      throw new BadRequestError(`${spec.ownerField}: cannot change; make a new ${spec.entityClass}`)
+      throw new ValidationFailed(`${spec.ownerField}: cannot change; make a new ${spec.entityClass}`)
     }
     const editable = (entity.status === 'draft' && !instance) || (entity.status === 'revision_requested' && instance?.status === 'revision_requested')
     if (!editable) throw new WorkflowConflictError(`${id} is ${entity.status}; only a draft or one returned for revision is edited`, instance, entity as unknown as EntityView)
@@ -206,7 +206,7 @@ export class WorkflowService {
     if (query.status !== undefined) clauses.push({ status: query.status })
     for (const [name, value] of Object.entries(query.filters ?? {})) {
       const field = spec.listFilters[name]
-      if (!field) throw new BadRequestError(`${name}: not a filter of ${spec.entityClass} lists`)
+      if (!field) throw new ValidationFailed(`${name}: not a filter of ${spec.entityClass} lists`)
       clauses.push(where(field, value))
     }
     if (!caller.admin) {
@@ -325,15 +325,15 @@ export class WorkflowService {
    * A student never decides, whichever id names them.
    */
   private async delegateId(to: unknown): Promise<string> {
-    if (typeof to !== 'string' || !to) throw new BadRequestError('to: name the person to delegate to')
+    if (typeof to !== 'string' || !to) throw new ValidationFailed('to: name the person to delegate to')
     const found = await this.records.get(to)
     let id: string | undefined
     if (found && this.schema.class(found.type)?.ancestors.includes('Person')) id = found._id
     else if (found?.type === 'User') id = (await workflowIdsOfUsers([found as never], this.records, this.schema))[0]!
-    if (!id) throw new BadRequestError(`to: no person or user ${to}`)
+    if (!id) throw new ReferenceNotFound(`to: no person or user ${to}`)
     const person = id === found?._id ? found : await this.records.get(id)
     const student = person ? this.schema.class(person.type)?.ancestors.includes('Student') : found?.role === 'student'
-    if (student || found?.role === 'student') throw new BadRequestError('to: a student cannot be delegated a decision')
+    if (student || found?.role === 'student') throw new ValidationFailed('to: a student cannot be delegated a decision')
     return id
   }
 
@@ -366,7 +366,7 @@ export class WorkflowService {
   async pending(domain: WorkflowDomainKey, principal: Principal, query: PendingQuery): Promise<Page<PendingItem>> {
     const spec = domainSpec(domain)
     const caller = await this.caller(principal)
-    if (query.approver !== undefined && !caller.admin && !caller.ids.has(query.approver)) throw new ForbiddenError("only admins see another approver's queue")
+    if (query.approver !== undefined && !caller.admin && !caller.ids.has(query.approver)) throw new PermissionDenied("only admins see another approver's queue")
     const ids = query.approver !== undefined ? [query.approver] : [...caller.ids]
     // pending_approvers first: the embedded store narrows by the first indexed field of a filter.
     const filter: Filter = { pending_approvers: { $in: ids }, domain }

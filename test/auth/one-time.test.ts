@@ -4,7 +4,6 @@ import { Redis } from 'ioredis'
 import t from 'tap'
 import { RedisClaims, StoreClaims, type OneTimeClaims } from '../../src/auth/one-time.js'
 import { MemorySignInState, RedisSignInState, type SignInState } from '../../src/auth/saml/state.js'
-import { ServiceUnavailableError } from '../../src/errors.js'
 import { connectRequestPathRedis } from '../../src/redis/client.js'
 import { EmbeddedStore } from '../../src/store/nedb/store.js'
 import { tempDir } from '../helpers/temp-dir.js'
@@ -78,8 +77,8 @@ t.test('Redis unreachable: a claim fails fast with 503, never hangs', async (t) 
   const dead = await connectRequestPathRedis('redis://127.0.0.1:1', 'test', {}, 0)
   t.teardown(() => dead.disconnect())
   const started = Date.now()
-  await t.rejects(new RedisClaims(dead, prefix).claim('test', 'k', 1000), ServiceUnavailableError)
-  await t.rejects(new RedisSignInState(dead, prefix).get('k'), ServiceUnavailableError)
+  await t.rejects(new RedisClaims(dead, prefix).claim('test', 'k', 1000), { code: 'ADKS_SHARED_STATE_UNAVAILABLE', statusCode: 503 })
+  await t.rejects(new RedisSignInState(dead, prefix).get('k'), { code: 'ADKS_SHARED_STATE_UNAVAILABLE', statusCode: 503 })
   t.ok(Date.now() - started < 3000)
 })
 

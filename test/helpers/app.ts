@@ -6,6 +6,7 @@ import { signingKeys } from '../../src/auth/keys.js'
 import type { Role } from '../../src/auth/permissions.js'
 import { signIdToken, userIdForEmail } from '../../src/auth/tokens.js'
 import { loadConfig, type Config } from '../../src/config.js'
+import { errorCodeCheck } from './error-codes.js'
 import { tempDir } from './temp-dir.js'
 
 export interface TestApp {
@@ -35,7 +36,8 @@ async function dropDatabase(url: string, name: string): Promise<void> {
 /**
  * The real service, built in-process on a fresh store: the embedded one in a temporary data directory,
  * or, when MONGODB_URL is set, a database of its own on that server, dropped when the test ends.
- * `env` overrides configuration variables.
+ * `env` overrides configuration variables. Any 4xx or 5xx it answers without a code listed in
+ * docs/errors.md fails `t`.
  */
 export async function buildTestApp(t: Test, env: Record<string, string> = {}, options: AppOptions = {}): Promise<TestApp> {
   let app: FastifyInstance | undefined
@@ -52,7 +54,7 @@ export async function buildTestApp(t: Test, env: Record<string, string> = {}, op
     ...(mongodbUrl && database ? { MONGODB_URL: mongodbUrl, MONGODB_DB: database } : {}),
     ...env,
   })
-  app = await buildApp(config, options)
+  app = await buildApp(config, { ...options, plugins: [errorCodeCheck(t), ...options.plugins ?? []] })
   await app.ready()
   const keys = await signingKeys(config)
   const tokens = new Map<string, string>()

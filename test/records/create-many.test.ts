@@ -1,5 +1,5 @@
 import t from 'tap'
-import { BadRequestError } from '../../src/errors.js'
+import { ValidationFailed } from '../../src/errors.js'
 import type { CreateOutcome } from '../../src/records/service.js'
 import { buildTestApp } from '../helpers/app.js'
 
@@ -90,7 +90,7 @@ t.test('references are checked against the store, each refusal naming the field 
 t.test("the class's write checks judge each record; an unknown class refuses the whole call", async (t) => {
   const { app } = await buildTestApp(t)
   app.records.addCheck('Course', async (record) => {
-    if (record.title === 'Refused') throw new BadRequestError('a course may not be called Refused')
+    if (record.title === 'Refused') throw new ValidationFailed('a course may not be called Refused')
   })
   const outcomes = await app.records.createMany('Course', [{ input: { course_code: 'CS 101', title: 'Refused' } }, { input: { course_code: 'CS 102', title: 'Fine' } }])
   t.same(refusals(outcomes), [[400, 'a course may not be called Refused'], undefined])

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
-import { AppError } from '../../src/errors.js'
+import { isAppError } from '../../src/errors.js'
 import { checkedBody, recordPart } from '../helpers/records.js'
 
 /** The parts of a served JSON Schema the factory reads. */
@@ -175,7 +175,7 @@ async function attempt(action: () => Promise<unknown>, status: number): Promise<
   try {
     return { status, body: await action() as Record<string, unknown> }
   } catch (error) {
-    if (!(error instanceof AppError)) throw error
-    return { status: error.statusCode, body: { success: false, error: error.message, statusCode: error.statusCode } }
+    if (!isAppError(error)) throw error
+    return { status: error.statusCode, body: { success: false, error: error.message, statusCode: error.statusCode, code: error.code } }
   }
 }

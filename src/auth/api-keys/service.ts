@@ -1,4 +1,4 @@
-import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../errors.js'
+import { ApiKeyActive, ApiKeyInvalid, PermissionDenied, RecordNotFound } from '../../errors.js'
 import type { ApiRecord, RecordService } from '../../records/service.js'
 import type { CompiledSchema, Resource } from '../../schema/index.js'
 import type { Store } from '../../store/port.js'
@@ -79,7 +79,7 @@ export interface Caller {
   readonly permissions: ReadonlySet<Permission>
 }
 
-const invalid = () => new UnauthorizedError('Invalid API key')
+const invalid = () => new ApiKeyInvalid('Invalid API key')
 
 export class ApiKeyService {
   constructor(
@@ -95,7 +95,7 @@ export class ApiKeyService {
 
   async create(caller: Caller, input: { name: string; permissions: Permission[]; expiresInDays: number }) {
     const missing = input.permissions.find((p) => !caller.permissions.has(p))
-    if (missing) throw new ForbiddenError(`Permission denied: you do not hold ${missing}, so a key cannot be given it`)
+    if (missing) throw new PermissionDenied(`Permission denied: you do not hold ${missing}, so a key cannot be given it`)
     const key = generateKey()
     const record = await this.records.create('ApiKey', {
       name: input.name,
@@ -115,7 +115,7 @@ export class ApiKeyService {
   /** A key the caller may manage: their own, or any for an admin. Others' keys are reported as missing. */
   async owned(id: string, caller: Caller): Promise<ApiKeyRecord> {
     const key = await this.keys.findById(id)
-    if (!key || (key.owner !== caller.userId && caller.role !== 'admin')) throw new NotFoundError(`${id} not found`)
+    if (!key || (key.owner !== caller.userId && caller.role !== 'admin')) throw new RecordNotFound(`${id} not found`)
     return key
   }
 
@@ -127,7 +127,7 @@ export class ApiKeyService {
 
   async remove(id: string, caller: Caller): Promise<void> {
     const key = await this.owned(id, caller)
-    if (statusOf(key, this.now()) === 'active') throw new ConflictError('Revoke the key before deleting it')
+    if (statusOf(key, this.now()) === 'active') throw new ApiKeyActive('Revoke the key before deleting it')
     await this.records.remove(id)
     await this.store.collection(usageCollection).deleteMany({ key_id: id })
   }

@@ -1,4 +1,4 @@
-import { SamlFailure } from './failure.js'
+import { samlFailure } from './failure.js'
 
 /** One attribute of the assertion, keyed both ways IdPs name them. */
 export interface SamlAttribute {
@@ -52,7 +52,7 @@ export function readAssertion(parsed: unknown): SignedAssertion {
   const assertion = isNode(parsed) ? parsed.Assertion : undefined
   const id = attribute(assertion, 'ID')
   const issueInstant = Date.parse(attribute(assertion, 'IssueInstant') ?? '')
-  if (!id || Number.isNaN(issueInstant)) throw new SamlFailure('validation', 'the assertion has no ID or IssueInstant')
+  if (!id || Number.isNaN(issueInstant)) throw samlFailure('validation', 'the assertion has no ID or IssueInstant')
   const [subject] = children(assertion, 'Subject')
   const issuer = children(assertion, 'Issuer').map(text)[0]
   const nameId = children(subject, 'NameID').map(text)[0]
@@ -91,11 +91,11 @@ export interface AssertionRules {
  * ACS URL, the Issuer is the configured IdP, and the assertion was not issued in the future.
  */
 export function checkAssertion(assertion: SignedAssertion, rules: AssertionRules, now = Date.now()): void {
-  if (assertion.recipients.length === 0) throw new SamlFailure('validation', 'the assertion has no SubjectConfirmationData')
+  if (assertion.recipients.length === 0) throw samlFailure('validation', 'the assertion has no SubjectConfirmationData')
   const stray = assertion.recipients.find((recipient) => recipient !== rules.acsUrl)
-  if (stray !== undefined) throw new SamlFailure('validation', `Recipient ${stray || '(none)'} is not this service's ACS URL`)
+  if (stray !== undefined) throw samlFailure('validation', `Recipient ${stray || '(none)'} is not this service's ACS URL`)
   if (rules.idpEntityId !== undefined && assertion.issuer !== rules.idpEntityId) {
-    throw new SamlFailure('validation', `Issuer ${assertion.issuer ?? '(none)'} is not the configured identity provider`)
+    throw samlFailure('validation', `Issuer ${assertion.issuer ?? '(none)'} is not the configured identity provider`)
   }
-  if (assertion.issueInstant > now + rules.clockSkewMs) throw new SamlFailure('validation', 'the assertion was issued in the future')
+  if (assertion.issueInstant > now + rules.clockSkewMs) throw samlFailure('validation', 'the assertion was issued in the future')
 }

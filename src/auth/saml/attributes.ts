@@ -1,5 +1,5 @@
 import type { SamlAttribute, SignedAssertion } from './assertion.js'
-import { SamlFailure } from './failure.js'
+import { samlFailure } from './failure.js'
 
 /** The attributes the service requests (interface spec), by OID and by their LDAP friendly name. */
 export const requestedAttributes = {
@@ -59,10 +59,10 @@ function single(attributes: readonly SamlAttribute[], id: AttributeId): string |
 /** The person's principal name, taken whole: a value holding markup or several values is refused. */
 function principal(assertion: SignedAssertion): string {
   const { values, hasNonText } = valuesOf(assertion.attributes, requestedAttributes.principalName)
-  if (hasNonText) throw new SamlFailure('user', 'eduPersonPrincipalName holds something other than text')
-  if (new Set(values).size > 1) throw new SamlFailure('user', 'eduPersonPrincipalName has several values')
+  if (hasNonText) throw samlFailure('user', 'eduPersonPrincipalName holds something other than text')
+  if (new Set(values).size > 1) throw samlFailure('user', 'eduPersonPrincipalName has several values')
   const name = values[0] ?? assertion.nameId
-  if (!name) throw new SamlFailure('user', 'the assertion has neither eduPersonPrincipalName nor NameID')
+  if (!name) throw samlFailure('user', 'the assertion has neither eduPersonPrincipalName nor NameID')
   return name
 }
 
@@ -75,12 +75,12 @@ export function identityFrom(assertion: SignedAssertion, scopes: readonly string
   const at = name.lastIndexOf('@')
   const scope = at >= 0 ? name.slice(at + 1).toLowerCase() : undefined
   if (scopes.length > 0 && (scope === undefined || !scopes.includes(scope))) {
-    throw new SamlFailure('validation', `principal name scope ${scope ?? '(none)'} is not accepted`)
+    throw samlFailure('validation', `principal name scope ${scope ?? '(none)'} is not accepted`)
   }
   const netid = (at >= 0 ? name.slice(0, at) : name).toLowerCase()
-  if (!netidShape.test(netid)) throw new SamlFailure('user', 'the principal name is not a valid NetID')
+  if (!netidShape.test(netid)) throw samlFailure('user', 'the principal name is not a valid NetID')
   const email = single(assertion.attributes, requestedAttributes.mail)?.toLowerCase()
-  if (!email || !emailShape.test(email)) throw new SamlFailure('user', 'the assertion carries no usable mail attribute')
+  if (!email || !emailShape.test(email)) throw samlFailure('user', 'the assertion carries no usable mail attribute')
   const affiliation = [...new Set(valuesOf(assertion.attributes, requestedAttributes.affiliation).values
     .map((value) => value.toLowerCase().replace(/@.*$/, ''))
     .filter((value) => /^[a-z-]{1,40}$/.test(value)))].sort()

@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto'
-import { AppError } from '../../errors.js'
+import { isAppError, SamlInvalid, SamlMalformed, SamlSignatureInvalid, SamlUserUnusable, type AppError } from '../../errors.js'
 
 /** The interface spec's three sign-in failure messages; callers see only these. */
 export const samlMessages = {
@@ -10,14 +10,25 @@ export const samlMessages = {
 
 export type SamlFailureKind = keyof typeof samlMessages
 
+const samlErrors = { validation: SamlInvalid, signature: SamlSignatureInvalid, user: SamlUserUnusable }
+
 /**
  * A rejected sign-in. `message` is the spec's text shown to the caller; `reason` says what exactly
  * failed, for the log, and never carries assertion content.
  */
-export class SamlFailure extends AppError {
-  constructor(readonly kind: SamlFailureKind, readonly reason: string, statusCode = 401) {
-    super(statusCode, samlMessages[kind])
-  }
+export interface SamlFailure extends AppError {
+  readonly kind: SamlFailureKind
+  readonly reason: string
+}
+
+/** A sign-in refused with the spec's message for its kind; `malformed` when the post itself is not a SAML response (400). */
+export function samlFailure(kind: SamlFailureKind, reason: string, malformed = false): SamlFailure {
+  const error = malformed ? new SamlMalformed(samlMessages[kind]) : new samlErrors[kind](samlMessages[kind])
+  return Object.assign(error, { kind, reason })
+}
+
+export function isSamlFailure(error: unknown): error is SamlFailure {
+  return isAppError(error) && 'kind' in error && 'reason' in error
 }
 
 /** node-saml's messages for a missing, broken or ambiguous signature. */
@@ -53,15 +64,15 @@ function signatureFailure(reason: string, xml: string, pinned: readonly string[]
   const current = offered.filter((cert) => new Date(cert.validTo) > now)
   const foreign = current.filter((cert) => !pinnedCerts.some((p) => p.fingerprint256 === cert.fingerprint256))
   if (offered.length > 0 && current.length === offered.length && foreign.length > 0) {
-    return new SamlFailure('validation', `${reason} (signed with a certificate that is not the configured one)`)
+    return samlFailure('validation', `${reason} (signed with a certificate that is not the configured one)`)
   }
-  return new SamlFailure('signature', reason)
+  return samlFailure('signature', reason)
 }
 
 /** Maps an error thrown by node-saml's response validation to the failure the caller sees. */
 export function classifyValidationError(error: unknown, xml: string, pinned: readonly string[], now = new Date()): AppError {
-  if (error instanceof AppError) return error
+  if (isAppError(error)) return error
   const reason = error instanceof Error ? error.message : String(error)
   if (signatureProblems.some((pattern) => pattern.test(reason))) return signatureFailure(reason, xml, pinned, now)
-  return new SamlFailure('validation', reason)
+  return samlFailure('validation', reason)
 }

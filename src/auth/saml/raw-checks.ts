@@ -1,4 +1,4 @@
-import { SamlFailure } from './failure.js'
+import { samlFailure } from './failure.js'
 
 /**
  * Checks on the SAMLResponse as received, before node-saml parses it. They only ever reject: what the
@@ -10,12 +10,12 @@ const base64Shape = /^[A-Za-z0-9+/\r\n]+={0,2}[\r\n]*$/
 /** Decodes the posted SAMLResponse; a DOCTYPE or entity declaration is refused before any parser sees it. */
 export function decodeResponse(samlResponse: unknown): string {
   if (typeof samlResponse !== 'string' || samlResponse.length === 0) {
-    throw new SamlFailure('validation', 'the request carries no SAMLResponse', 400)
+    throw samlFailure('validation', 'the request carries no SAMLResponse', true)
   }
-  if (!base64Shape.test(samlResponse)) throw new SamlFailure('validation', 'SAMLResponse is not base64', 400)
+  if (!base64Shape.test(samlResponse)) throw samlFailure('validation', 'SAMLResponse is not base64', true)
   const xml = Buffer.from(samlResponse, 'base64').toString('utf8')
-  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new SamlFailure('validation', 'SAMLResponse declares a DOCTYPE or entity', 400)
-  if (!/^\s*(<\?xml[^>]*\?>\s*)?</.test(xml)) throw new SamlFailure('validation', 'SAMLResponse is not XML', 400)
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw samlFailure('validation', 'SAMLResponse declares a DOCTYPE or entity', true)
+  if (!/^\s*(<\?xml[^>]*\?>\s*)?</.test(xml)) throw samlFailure('validation', 'SAMLResponse is not XML', true)
   return xml
 }
 
@@ -64,10 +64,10 @@ export function checkAlgorithms(xml: string): void {
   const markup = markupOnly(xml)
   for (const [element, allowed] of [['SignatureMethod', signatureMethods], ['DigestMethod', digestMethods]] as const) {
     const { count, tags } = startTags(markup, element)
-    if (tags.length !== count) throw new SamlFailure('signature', `a ${element} element could not be read`)
+    if (tags.length !== count) throw samlFailure('signature', `a ${element} element could not be read`)
     for (const tag of tags) {
       const algorithm = tag.get('Algorithm') ?? ''
-      if (!allowed.has(algorithm)) throw new SamlFailure('signature', `${element} ${algorithm || '(none)'} is not accepted; use SHA-256`)
+      if (!allowed.has(algorithm)) throw samlFailure('signature', `${element} ${algorithm || '(none)'} is not accepted; use SHA-256`)
     }
   }
 }
@@ -78,9 +78,9 @@ export function checkAlgorithms(xml: string): void {
  */
 export function checkDestination(xml: string, acsUrl: string): void {
   const root = /^\s*<(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*\/?>/.exec(markupOnly(xml))
-  if (!root || root[1] !== 'Response') throw new SamlFailure('validation', 'the message is not a SAML Response')
+  if (!root || root[1] !== 'Response') throw samlFailure('validation', 'the message is not a SAML Response')
   const destination = attributesOf(root[2]!).get('Destination')
   if (destination !== undefined && destination !== acsUrl) {
-    throw new SamlFailure('validation', `Response Destination ${destination} is not this service's ACS URL`)
+    throw samlFailure('validation', `Response Destination ${destination} is not this service's ACS URL`)
   }
 }

@@ -4,7 +4,7 @@ import type { SamlSettings } from '../../config.js'
 import type { OneTimeClaims } from '../one-time.js'
 import { checkAssertion, readAssertion } from './assertion.js'
 import { identityFrom, type SamlIdentity } from './attributes.js'
-import { classifyValidationError, SamlFailure } from './failure.js'
+import { classifyValidationError, samlFailure } from './failure.js'
 import { clockSkewMs, createSaml, maxAssertionAgeMs, requestLifetimeMs, spCredentials, type SpCredentials } from './options.js'
 import { checkAlgorithms, checkDestination, decodeResponse } from './raw-checks.js'
 import { defaultReturnTo, safeReturnTo } from './return-to.js'
@@ -57,7 +57,7 @@ export class SamlSignIn {
       throw classifyValidationError(error, xml, this.settings.idpCerts, new Date(this.now()))
     }
     const { profile } = result
-    if (!profile || result.loggedOut) throw new SamlFailure('validation', 'the response carries no assertion')
+    if (!profile || result.loggedOut) throw samlFailure('validation', 'the response carries no assertion')
     const assertion = readAssertion(profile.getAssertion?.())
     checkAssertion(assertion, {
       acsUrl: this.settings.callbackUrl,
@@ -67,11 +67,11 @@ export class SamlSignIn {
     // Claimed for as long as node-saml could still accept the assertion.
     const acceptableForMs = assertion.issueInstant + maxAssertionAgeMs + clockSkewMs - this.now()
     if (!await this.claims.claim('saml-assertion', `${assertion.issuer ?? ''}\n${assertion.id}`, acceptableForMs)) {
-      throw new SamlFailure('validation', 'the assertion was already used')
+      throw samlFailure('validation', 'the assertion was already used')
     }
     const inResponseTo = typeof profile.inResponseTo === 'string' ? profile.inResponseTo : ''
     if (!await this.claims.claim('saml-request', inResponseTo, requestLifetimeMs)) {
-      throw new SamlFailure('validation', 'the AuthnRequest was already answered')
+      throw samlFailure('validation', 'the AuthnRequest was already answered')
     }
     const identity = identityFrom(assertion, this.settings.scopes)
     const relay = typeof body.RelayState === 'string' && relayShape.test(body.RelayState)

@@ -1,7 +1,7 @@
 import type { CacheItem, CacheProvider } from '@node-saml/node-saml'
 import type { Redis } from 'ioredis'
 import { LRUCache } from 'lru-cache'
-import { ServiceUnavailableError } from '../../errors.js'
+import { SharedStateUnavailable } from '../../errors.js'
 import { breakerOf, type Breaker } from '../../redis/breaker.js'
 
 /**
@@ -27,7 +27,7 @@ export class RedisSignInState implements SignInState {
     try {
       return await this.breaker.run(command)
     } catch {
-      throw new ServiceUnavailableError('Shared state (Redis) is unavailable; try again shortly')
+      throw new SharedStateUnavailable('Shared state (Redis) is unavailable; try again shortly')
     }
   }
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
-import { BadRequestError } from '../../errors.js'
+import { ValidationFailed } from '../../errors.js'
 import { AuditEntrySchema, auditResourceTypes, type AuditResourceType } from '../../privacy/audit-entry.js'
 import { paging } from '../records/schemas.js'
 import { errorResponses } from '../responses.js'
@@ -34,7 +34,7 @@ const dayMs = 86_400_000
 function moment(name: 'from' | 'to', value: string | undefined): string | undefined {
   if (value === undefined) return undefined
   const time = momentShape.test(value) ? Date.parse(value) : Number.NaN
-  if (Number.isNaN(time)) throw new BadRequestError(`Invalid query: '${name}' must be an ISO 8601 date or a date-time with a time zone`)
+  if (Number.isNaN(time)) throw new ValidationFailed(`Invalid query: '${name}' must be an ISO 8601 date or a date-time with a time zone`)
   const wholeDay = name === 'to' && value.length === 10
   return new Date(wholeDay ? time + dayMs - 1 : time).toISOString()
 }
@@ -60,7 +60,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { query } = request
     const from = moment('from', query.from)
     const to = moment('to', query.to)
-    if (from && to && from > to) throw new BadRequestError("Invalid query: 'from' is after 'to'")
+    if (from && to && from > to) throw new ValidationFailed("Invalid query: 'from' is after 'to'")
     const page = await app.auditLog.list({ ...query, ...(from ? { from } : {}), ...(to ? { to } : {}) })
     return { ...page, limit: query.limit, offset: query.offset }
   })

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
-import { NotFoundError } from '../../errors.js'
+import { ScheduleNotFound } from '../../errors.js'
 import { UnknownSchedulerError, type JobDriver, type ScheduleSpec } from '../../jobs/port.js'
 import { publicationSync } from '../../jobs/publication-sync.js'
 import { checkSchedule } from '../../jobs/schedule.js'
@@ -82,7 +82,7 @@ export const schedulerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async () => {
     let removed = 0
     for (const target of [publicationSync.import, publicationSync.citations]) if (await jobs.removeScheduler(target.queue, target.id)) removed++
-    if (removed === 0) throw new NotFoundError('No publication sync is scheduled')
+    if (removed === 0) throw new ScheduleNotFound('No publication sync is scheduled')
     return { id: 'publication-sync', message: 'Publication sync schedules removed' }
   })
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { allow, roles, type Role } from '../../auth/permissions.js'
 import type { UserRecord } from '../../auth/users.js'
-import { NotFoundError } from '../../errors.js'
+import { RecordNotFound } from '../../errors.js'
 import { idParams, noQuery, paging } from '../records/schemas.js'
 import { errorResponses } from '../responses.js'
 
@@ -79,7 +79,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const { id } = request.params
     const user = await users.byId(id)
-    if (!user) throw new NotFoundError(`${id} not found`)
+    if (!user) throw new RecordNotFound(`${id} not found`)
     return present(user)
   })
 

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { keyGrantable, present } from '../../auth/api-keys/service.js'
 import { allow, type Permission } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
-import { ForbiddenError } from '../../errors.js'
+import { PermissionDenied } from '../../errors.js'
 import { paging } from '../records/schemas.js'
 import { errorResponses } from '../responses.js'
 
@@ -55,7 +55,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const caller = principalOf(request)
     const all = request.query.all === true
-    if (all && caller.role !== 'admin') throw new ForbiddenError('Permission denied: only admins may list every key')
+    if (all && caller.role !== 'admin') throw new PermissionDenied('Permission denied: only admins may list every key')
     const items = (await app.apiKeys.list(all ? undefined : caller.userId)).map((k) => present(k))
     return { items, total: items.length }
   })

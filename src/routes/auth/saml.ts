@@ -3,10 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { CustomTokens } from '../../auth/custom-token.js'
 import { allow } from '../../auth/permissions.js'
 import type { SamlIdentity } from '../../auth/saml/attributes.js'
-import { SamlFailure } from '../../auth/saml/failure.js'
+import { isSamlFailure, samlFailure } from '../../auth/saml/failure.js'
 import type { SamlSignIn } from '../../auth/saml/service.js'
 import type { UserRecord, UserService } from '../../auth/users.js'
-import { BadRequestError, ConflictError, NotFoundError } from '../../errors.js'
+import { SsoNotConfigured, hasStatus } from '../../errors.js'
 import { errorResponses } from '../responses.js'
 
 export interface SamlRouteOptions {
@@ -19,7 +19,7 @@ export interface SamlRouteOptions {
 export const callbackBodyLimit = 256 * 1024
 
 /** As identity servers answer for a provider they do not have (DESIGN 5.2 item 7): nothing here is down. */
-const notConfigured = () => new NotFoundError('Single sign-on is not configured')
+const notConfigured = () => new SsoNotConfigured('Single sign-on is not configured')
 
 /** An HTML form post, as the IdP's auto-submitting page sends it; repeated fields become lists. */
 function formFields(text: string): Record<string, string | string[]> {
@@ -41,7 +41,7 @@ async function signInUser(users: UserService, identity: SamlIdentity): Promise<U
   try {
     return await users.upsertFromSaml(identity)
   } catch (error) {
-    if (error instanceof BadRequestError || error instanceof ConflictError) throw new SamlFailure('user', error.message)
+    if (hasStatus(error, 400) || hasStatus(error, 409)) throw samlFailure('user', error.message)
     throw error
   }
 }
@@ -105,7 +105,7 @@ export const samlRoutes: FastifyPluginAsyncTypebox<SamlRouteOptions> = async (ap
       if (wantsJson(request)) return { token, returnTo }
       return reply.redirect(frontendCallback({ token, returnTo }), 303)
     } catch (error) {
-      if (!(error instanceof SamlFailure)) throw error
+      if (!isSamlFailure(error)) throw error
       request.log.warn({ reason: error.reason }, 'SAML sign-in rejected')
       if (wantsJson(request)) throw error
       return reply.redirect(frontendCallback({ error: error.message }), 303)

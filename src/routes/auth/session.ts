@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { allow, permissions } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import type { IdTokenClaims } from '../../auth/tokens.js'
-import { UnauthorizedError } from '../../errors.js'
+import { TokenInvalid } from '../../errors.js'
 import { errorResponses } from '../responses.js'
 
 const maxTokenLength = 8192
@@ -23,16 +23,16 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const { idToken } = request.body
     // No token this service issues comes near this size; a longer one is refused like any bad token.
-    if (idToken.length > maxTokenLength) throw new UnauthorizedError('Invalid or expired token')
+    if (idToken.length > maxTokenLength) throw new TokenInvalid('Invalid or expired token')
     let claims: IdTokenClaims
     try {
       claims = app.jwt.verify<IdTokenClaims>(idToken)
     } catch {
-      throw new UnauthorizedError('Invalid or expired token')
+      throw new TokenInvalid('Invalid or expired token')
     }
     const revoked = await app.revocations.isRevoked(app.config.jwt.issuer, claims.jti)
     const user = revoked ? null : await app.users.fromToken(claims)
-    if (!user) throw new UnauthorizedError('Invalid or expired token')
+    if (!user) throw new TokenInvalid('Invalid or expired token')
     return { user: { id: user._id, email: user.email, role: user.role, campusId: user.campus_id ?? null }, message: 'Signed in' }
   })
 

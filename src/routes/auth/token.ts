@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { CustomTokens } from '../../auth/custom-token.js'
 import { allow } from '../../auth/permissions.js'
-import { UnauthorizedError } from '../../errors.js'
+import { CustomTokenInvalid } from '../../errors.js'
 import { errorResponses } from '../responses.js'
 
 const ExchangeBody = Type.Object({
@@ -39,7 +39,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ customTokens: CustomTokens
     const { customToken } = request.body
     const claims = await customTokens.redeem(customToken)
     const user = await app.users.byId(claims.sub)
-    if (!user) throw new UnauthorizedError('User not found after SAML login')
+    if (!user) throw new CustomTokenInvalid('User not found after SAML login')
     const affiliation = user.affiliation ?? []
     const idToken = app.jwt.sign({
       sub: user._id, email: user.email, jti: randomUUID(),

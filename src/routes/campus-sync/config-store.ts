@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox'
 import { SecretBox } from '../../auth/secret-box.js'
 import { openPackage } from '../../connectors/oneroster/csv.js'
-import { BadRequestError } from '../../errors.js'
+import { ValidationFailed } from '../../errors.js'
 import type { RecordService } from '../../records/service.js'
 import type { CompiledSchema } from '../../schema/index.js'
 import { clientSecretContext, configId, loadSyncConfig } from '../../sync/config.js'
@@ -39,23 +39,23 @@ export async function saveConfig(records: RecordService, schema: CompiledSchema,
   let fields: Record<string, unknown>
   if (source.type === 'oneroster-csv') {
     const stray = restOnly.find((field) => source[field] !== undefined && source[field] !== null)
-    if (stray) throw new BadRequestError(`Invalid body: source.${stray} does not apply to a oneroster-csv source`)
-    if (!source.path) throw new BadRequestError('Invalid body: source.path is required for a oneroster-csv source')
+    if (stray) throw new ValidationFailed(`Invalid body: source.${stray} does not apply to a oneroster-csv source`)
+    if (!source.path) throw new ValidationFailed('Invalid body: source.path is required for a oneroster-csv source')
     try {
       await openPackage(source.path)
     } catch (error) {
-      throw new BadRequestError(`Invalid body: source.path ${JSON.stringify(source.path)} is not a readable OneRoster package (${(error as Error).message.slice(0, 300)})`)
+      throw new ValidationFailed(`Invalid body: source.path ${JSON.stringify(source.path)} is not a readable OneRoster package (${(error as Error).message.slice(0, 300)})`)
     }
     fields = { source_type: source.type, path: source.path, url: null, token_url: null, client_id: null, client_secret: null }
   } else {
-    if (source.path !== undefined) throw new BadRequestError('Invalid body: source.path does not apply to a oneroster-rest source')
-    if (!source.url) throw new BadRequestError('Invalid body: source.url is required for a oneroster-rest source')
-    if (!source.client_id) throw new BadRequestError('Invalid body: source.client_id is required for a oneroster-rest source')
+    if (source.path !== undefined) throw new ValidationFailed('Invalid body: source.path does not apply to a oneroster-rest source')
+    if (!source.url) throw new ValidationFailed('Invalid body: source.url is required for a oneroster-rest source')
+    if (!source.client_id) throw new ValidationFailed('Invalid body: source.client_id is required for a oneroster-rest source')
     const tokenUrl = source.token_url ?? `${source.url.replace(/\/+$/, '')}/token`
     const storedTokenUrl = stored?.source_type === 'oneroster-rest' ? (stored.token_url ?? `${String(stored.url).replace(/\/+$/, '')}/token`) : undefined
     const keep = source.client_secret === undefined || source.client_secret === 'set'
     const secret = keep ? (storedTokenUrl === tokenUrl ? stored?.client_secret : undefined) : source.client_secret === 'unset' ? null : source.client_secret
-    if (typeof secret !== 'string') throw new BadRequestError('Invalid body: source.client_secret is required for a oneroster-rest source (none is stored for this token URL)')
+    if (typeof secret !== 'string') throw new ValidationFailed('Invalid body: source.client_secret is required for a oneroster-rest source (none is stored for this token URL)')
     const sealed = keep && SecretBox.isSealed(secret) ? secret : secrets.seal(secret, clientSecretContext)
     fields = { source_type: source.type, url: source.url, token_url: tokenUrl, client_id: source.client_id, client_secret: sealed, path: null }
   }

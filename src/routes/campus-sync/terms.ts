@@ -1,11 +1,14 @@
 import { mapTerms, type SyncTerm } from '../../domain/oneroster/terms.js'
-import { AppError, BadRequestError } from '../../errors.js'
+import { isAppError, SyncSourceUnreadable, ValidationFailed } from '../../errors.js'
 import type { CampusSyncConfig } from '../../sync/config.js'
 import { openSource } from '../../sync/source.js'
 
-/** A source that cannot be read answers 502: the fault is the feed's, not the caller's. */
-export class SourceUnavailableError extends AppError {
-  constructor(detail: string) { super(502, `The campus sync source could not be read: ${detail.slice(0, 500)}`) }
+/**
+ * A source that cannot be read answers 502: the fault is the feed's, not the caller's. What the feed
+ * said goes to the log (as the error's cause), never to the caller: it is another system's text.
+ */
+function unreadable(cause: unknown) {
+  return new SyncSourceUnreadable('The campus sync source could not be read', { cause })
 }
 
 /** How long a request waits on the feed's academicSessions. */
@@ -16,11 +19,11 @@ export async function sourceTerms(config: CampusSyncConfig): Promise<SyncTerm[]>
   try {
     const source = await openSource(config.source, { timeoutMs: sessionsTimeoutMs })
     const read = await source.read('academicSessions', { signal: AbortSignal.timeout(sessionsTimeoutMs) })
-    if (read.failure) throw new SourceUnavailableError(read.failure)
+    if (read.failure) throw unreadable(new Error(read.failure))
     return mapTerms(read.rows).terms
   } catch (error) {
-    if (error instanceof AppError) throw error
-    throw new SourceUnavailableError(error instanceof Error ? error.message : String(error))
+    if (isAppError(error)) throw error
+    throw unreadable(error)
   }
 }
 
@@ -28,5 +31,5 @@ export async function sourceTerms(config: CampusSyncConfig): Promise<SyncTerm[]>
 export function checkTerm(term: string, known: readonly SyncTerm[], config: CampusSyncConfig): void {
   if (known.some((t) => t.code === term) || config.terms.includes(term)) return
   const codes = [...new Set([...known.map((t) => t.code), ...config.terms])].sort()
-  throw new BadRequestError(`Unknown term ${JSON.stringify(term)}: the source knows ${codes.length ? codes.join(', ') : 'no terms'}`)
+  throw new ValidationFailed(`Unknown term ${JSON.stringify(term)}: the source knows ${codes.length ? codes.join(', ') : 'no terms'}`)
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
-import { ForbiddenError, NotFoundError } from '../../errors.js'
+import { PermissionDenied, RecordNotFound } from '../../errors.js'
 import { auditNote } from '../../http/audit.js'
 import { Deleted, idParams, ifMatch, recordBody, versionFrom } from '../records/schemas.js'
 import { errorResponses } from '../responses.js'
@@ -71,8 +71,8 @@ export const enrollmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { id } = request.params
     const { record: section, basis } = await app.protectedAccess.section(principalOf(request), id)
     auditNote(request).basis = basis
-    if (!section) throw new NotFoundError(`${id} not found`)
-    if (basis === 'none') throw new ForbiddenError("Permission denied: only the section's instructors and admins may see its roster")
+    if (!section) throw new RecordNotFound(`${id} not found`)
+    if (basis === 'none') throw new PermissionDenied("Permission denied: only the section's instructors and admins may see its roster")
     const items = await enrollments.ofSection(section._id)
     return { items, total: items.length }
   })

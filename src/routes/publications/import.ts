@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
-import { ForbiddenError, NotFoundError } from '../../errors.js'
+import { ImportNotFound, PermissionDenied, RecordNotFound } from '../../errors.js'
 import { enqueueCitationRefresh, enqueuePublicationImport } from '../../jobs/handlers.js'
 import { lastPersonImport } from '../../publications/person-results.js'
 import { emptyBody, JobAccepted, NoFields } from '../campus-sync/schemas.js'
@@ -30,7 +30,7 @@ export const publicationImportRoutes: FastifyPluginAsyncTypebox = async (app) =>
     return cls !== undefined && (cls.name === 'Person' || cls.ancestors.includes('Person'))
   }
   // Named only when it is a person's id: an id of a protected record (an enrollment) is never echoed back.
-  const noPerson = (id: string) => new NotFoundError(isPersonId(id) ? `No person ${id}` : 'No person has this id')
+  const noPerson = (id: string) => new RecordNotFound(isPersonId(id) ? `No person ${id}` : 'No person has this id')
 
   app.post('/api/publications/import/:personId', {
     config: { policy: allow.signedIn },
@@ -45,7 +45,7 @@ export const publicationImportRoutes: FastifyPluginAsyncTypebox = async (app) =>
     const { personId } = request.params
     const principal = principalOf(request)
     if (!principal.permissions.has('manage_jobs') && (await people.personOf(principal))?._id !== personId) {
-      throw new ForbiddenError('Only the person themselves or a holder of manage_jobs imports their publications')
+      throw new PermissionDenied('Only the person themselves or a holder of manage_jobs imports their publications')
     }
     const person = isPersonId(personId) ? await records.get(personId) : null
     if (!person) throw noPerson(personId)
@@ -65,10 +65,10 @@ export const publicationImportRoutes: FastifyPluginAsyncTypebox = async (app) =>
     const { personId } = request.params
     const principal = principalOf(request)
     if (!principal.permissions.has('manage_jobs') && (await people.personOf(principal))?._id !== personId) {
-      throw new ForbiddenError("Only the person themselves or a holder of manage_jobs reads their import's result")
+      throw new PermissionDenied("Only the person themselves or a holder of manage_jobs reads their import's result")
     }
     const found = isPersonId(personId) ? await lastPersonImport(app, personId) : null
-    if (!found) throw isPersonId(personId) ? new NotFoundError(`No import of ${personId}'s works yet`) : noPerson(personId)
+    if (!found) throw isPersonId(personId) ? new ImportNotFound(`No import of ${personId}'s works yet`) : noPerson(personId)
     return found as unknown as Static<typeof PersonImport>
   })
 

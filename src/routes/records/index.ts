@@ -6,7 +6,7 @@ import { allow, isPermission, permissions, type Permission, type Policy } from '
 import { principalOf } from '../../auth/plugin.js'
 import { RecordAccess } from '../../privacy/record-access.js'
 import { isAdmin } from '../../privacy/relations.js'
-import { NotFoundError } from '../../errors.js'
+import { RecordNotFound } from '../../errors.js'
 import { collectionsRead, listFilter, listSort } from '../../records/list-query.js'
 import type { ApiRecord, RecordView } from '../../records/service.js'
 import { SchemaError, type Resource } from '../../schema/index.js'
@@ -111,7 +111,7 @@ function resourceRoutes(app: App, resource: Resource, options: RecordRouteOption
   /** The record, if it exists and the caller may see it; a record hidden from the caller is reported as missing. */
   async function visible(request: FastifyRequest, id: string): Promise<RecordView> {
     const found = await records.view(id)
-    if (!found || !(await access.canRead(principalOf(request), found))) throw new NotFoundError(`${id} not found`)
+    if (!found || !(await access.canRead(principalOf(request), found))) throw new RecordNotFound(`${id} not found`)
     return found
   }
 
@@ -173,7 +173,7 @@ function resourceRoutes(app: App, resource: Resource, options: RecordRouteOption
     const { id } = request.params
     const principal = principalOf(request)
     const current = await records.get(id)
-    if (!current || !((await access.canRead(principal, current)) || (await access.isOwn(principal, current)))) throw new NotFoundError(`${id} not found`)
+    if (!current || !((await access.canRead(principal, current)) || (await access.isOwn(principal, current)))) throw new RecordNotFound(`${id} not found`)
     const body = await students.keepHidden(principal, current, withoutExtension(request.body, extension))
     await access.authorizeUpdate(principal, current, body)
     access.assertCanGrant(principal, current, body)

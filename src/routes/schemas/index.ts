@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
-import { NotFoundError } from '../../errors.js'
+import { SchemaNotFound } from '../../errors.js'
 import { variants, type Variant } from '../../schema/typebox.js'
 import { freezeDeep } from '../../store/freeze.js'
 import { errorResponses } from '../responses.js'
@@ -77,7 +77,7 @@ export const schemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { entityType } = request.params
     const variant = request.query.variant ?? 'record'
     const schema = jsonSchema(entityType, variant)
-    if (!schema) throw new NotFoundError(`no class or enum named ${entityType}`)
+    if (!schema) throw new SchemaNotFound(`no class or enum named ${entityType}`)
     return schema
   })
 }

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
 import { allow, isPermission, type Permission } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
-import { BadRequestError } from '../../errors.js'
+import { ValidationFailed } from '../../errors.js'
 import { isAdmin } from '../../privacy/relations.js'
 import { searchKindRoots, type SearchKind, type SearchKindName } from '../../search/documents.js'
 import { errorResponses } from '../responses.js'
@@ -54,7 +54,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   async function answer(request: FastifyRequest, { q, limit }: { q: string; limit: number }, asked: readonly SearchKind[], types?: ReadonlySet<string>) {
     const principal = principalOf(request)
     const text = q.trim()
-    if (text.length < minQueryLength) throw new BadRequestError(`Invalid query: 'q' must have at least ${minQueryLength} characters besides spaces`)
+    if (text.length < minQueryLength) throw new ValidationFailed(`Invalid query: 'q' must have at least ${minQueryLength} characters besides spaces`)
     // Kinds the caller cannot read are left out rather than refused, so /all works for any reader.
     const readable = new Set(asked.filter((k) => principal.permissions.has(permission(k))).map((k) => k.name))
     const found = await search.search({ q: text, limit, kinds: readable, ...(types ? { types } : {}), includeStudents: isAdmin(principal) })

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { principalOf } from '../../auth/plugin.js'
-import { ForbiddenError, NotFoundError } from '../../errors.js'
+import { RecordNotFound, StudentAccessDenied } from '../../errors.js'
 import { auditNote } from '../../http/audit.js'
 import type { ApiRecord } from '../../records/service.js'
 
@@ -15,7 +15,7 @@ export const studentDenial = 'Permission denied: only the student, their advisor
 export async function openStudent(request: FastifyRequest, id: string): Promise<ApiRecord> {
   const { record, basis } = await request.server.protectedAccess.student(principalOf(request), id)
   auditNote(request).basis = basis
-  if (basis === 'none') throw new ForbiddenError(studentDenial)
-  if (!record) throw new NotFoundError(`${id} not found`)
+  if (basis === 'none') throw new StudentAccessDenied(studentDenial)
+  if (!record) throw new RecordNotFound(`${id} not found`)
   return record
 }

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
 import { allow } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
-import { BadRequestError, ForbiddenError, NotFoundError } from '../../errors.js'
+import { RecordNotFound, ReferenceNotFound, StudentAccessDenied } from '../../errors.js'
 import type { PlanWithWarnings } from '../../degrees/plans.js'
 import type { ApiRecord } from '../../records/service.js'
 import { idPattern } from '../../schema/typebox.js'
@@ -39,7 +39,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
   /** The plan and its student, once the caller may see the student's records; a missing plan is a 404. */
   async function openPlan(request: FastifyRequest, id: string): Promise<{ plan: ApiRecord; student: ApiRecord }> {
     const plan = await plans.get(id)
-    if (!plan) throw new NotFoundError(`${id} not found`)
+    if (!plan) throw new RecordNotFound(`${id} not found`)
     return { plan, student: await openStudent(request, String(plan.student)) }
   }
 
@@ -54,8 +54,8 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { body } = request
     const id = String(body.student)
     const { record: student, basis } = await app.protectedAccess.student(principalOf(request), id)
-    if (basis === 'none') throw new ForbiddenError(studentDenial)
-    if (!student) throw new BadRequestError(`'student' refers to ${id}, which does not exist`)
+    if (basis === 'none') throw new StudentAccessDenied(studentDenial)
+    if (!student) throw new ReferenceNotFound(`'student' refers to ${id}, which does not exist`)
     const created = await plans.create(student, body)
     reply.code(201).header('location', `/api/student-plans/${encodeURIComponent(created._id)}`).header('etag', `"${created._version}"`)
     return created

@@ -96,6 +96,7 @@ export function workflowAnswers(schema: CompiledSchema) {
     success: Type.Literal(false),
     error: Type.String(),
     statusCode: Type.Integer(),
+    code: Type.Literal('ADKS_WORKFLOW_CONFLICT'),
     instance: Type.Optional(instanceRef),
     entity: Type.Optional(record),
   }, { description: 'Conflict: a different decision after deciding, a closed review or a lost race; with the current state' })

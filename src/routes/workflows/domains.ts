@@ -3,7 +3,7 @@ import { Type, type TSchema } from '@sinclair/typebox'
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import { allow } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
-import { BadRequestError } from '../../errors.js'
+import { ValidationFailed } from '../../errors.js'
 import { registry, type DomainSpec, type WorkflowDomainKey } from '../../workflows/registry.js'
 import type { EntityView } from '../../workflows/types.js'
 import { Deleted, noQuery, pageOf, paging, recordBody } from '../records/schemas.js'
@@ -197,12 +197,12 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
     }, async (request) => {
       const { decision, delegate_to: to, ...rest } = request.body
       if (decision === 'delegate') {
-        if (to === undefined) throw new BadRequestError("Invalid body: 'delegate_to' is required with decision delegate")
-        if (rest.override !== undefined) throw new BadRequestError("Invalid body: 'override' does not go with decision delegate")
+        if (to === undefined) throw new ValidationFailed("Invalid body: 'delegate_to' is required with decision delegate")
+        if (rest.override !== undefined) throw new ValidationFailed("Invalid body: 'override' does not go with decision delegate")
         return workflows.delegate(domain, principalOf(request), request.params.id, { to, ...rest })
       }
-      if (to !== undefined) throw new BadRequestError(`Invalid body: 'delegate_to' goes only with decision delegate, not ${decision}`)
-      if (decision === 'request_revision' && !rest.comment) throw new BadRequestError("Invalid body: 'comment' is required with decision request_revision: say what to revise")
+      if (to !== undefined) throw new ValidationFailed(`Invalid body: 'delegate_to' goes only with decision delegate, not ${decision}`)
+      if (decision === 'request_revision' && !rest.comment) throw new ValidationFailed("Invalid body: 'comment' is required with decision request_revision: say what to revise")
       return workflows.decide(domain, principalOf(request), request.params.id, { decision, ...rest })
     })
   }

@@ -16,7 +16,7 @@ export const workflowRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.setErrorHandler((error, _request, reply) => {
     if (!(error instanceof WorkflowConflictError)) throw error
     return reply.code(409).send({
-      success: false, error: error.message, statusCode: 409,
+      success: false, error: error.message, statusCode: 409, code: error.code,
       ...(error.instance ? { instance: error.instance } : {}), ...(error.entity ? { entity: error.entity } : {}),
     })
   })
