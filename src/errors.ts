@@ -62,7 +62,7 @@ export const errorTable = {
   ADKS_CACHE_UNAVAILABLE: { status: 503, condition: 'The response cache cannot be cleared or read for an admin request', headers: retrySoon },
   ADKS_JOBS_UNAVAILABLE: { status: 503, condition: 'The job queue (Redis) does not answer', headers: retrySoon },
   ADKS_AUDIT_UNAVAILABLE: { status: 503, condition: 'The access or change could not be written to the audit log, so its answer is withheld', headers: retrySoon },
-  ADKS_NOT_READY: { status: 503, condition: '/ready: a backing service (store or Redis) does not answer; the body names which' },
+  ADKS_NOT_READY: { status: 503, condition: '/ready: a backing service (store or Redis) does not answer; the body names which', headers: retrySoon },
 } as const satisfies Record<`ADKS_${string}`, Condition>
 
 export type ErrorCode = keyof typeof errorTable

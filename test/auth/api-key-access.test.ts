@@ -78,7 +78,7 @@ t.test('only the spec\'s catalog reads and the catalog writes are open to keys, 
 
     const denied = await send(port, 'GET', url, { 'X-API-Key': await keyWith(reads.filter((p) => p !== permission)) })
     t.equal(denied.status, 403, `${url} without ${permission}`)
-    t.same(denied.json(), { success: false, error: 'Permission denied', statusCode: 403 })
+    t.same(denied.json(), { success: false, error: 'Permission denied', statusCode: 403, code: 'ADKS_PERMISSION_DENIED' })
   }
 })
 
@@ -102,6 +102,7 @@ t.test('a key holding every permission a key can hold is refused everywhere outs
     refused++
     t.equal(res.status, 403, `${method} ${url}`)
     if (method !== 'HEAD') t.equal(res.json().error, 'Permission denied', `${method} ${url} message`)
+    if (method !== 'HEAD') t.equal(res.json().code, 'ADKS_API_KEY_NOT_ALLOWED', `${method} ${url} code`)
   }
   t.ok(refused > 50, `${refused} routes refused`)
 

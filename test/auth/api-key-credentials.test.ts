@@ -8,8 +8,8 @@ import { userIdForEmail } from '../../src/auth/tokens.js'
 import { buildTestApp } from '../helpers/app.js'
 import { encodeJwt, listen, send, validClaims } from './support.js'
 
-const invalid = { success: false, error: 'Invalid API key', statusCode: 401 }
-const required = { success: false, error: 'API key required', statusCode: 401 }
+const invalid = { success: false, error: 'Invalid API key', statusCode: 401, code: 'ADKS_API_KEY_INVALID' }
+const required = { success: false, error: 'API key required', statusCode: 401, code: 'ADKS_AUTH_REQUIRED' }
 
 async function setup(t: Test, plugins: Array<(app: FastifyInstance) => Promise<void>> = []) {
   const built = await buildTestApp(t, {}, { plugins })
@@ -31,13 +31,13 @@ t.test('the X-API-Key header: exact case, alone, and in the header only', async 
   t.same((await send(port, 'GET', '/api/courses')).json(), required, 'no header on a route open to keys')
   t.same((await send(port, 'GET', '/api/auth/me', { 'x-api-key': key })).json(), required, 'miscased on a route closed to keys')
   t.same((await send(port, 'GET', `/api/courses?api_key=${key}`)).json(), required, 'a key in the query string is not a credential')
-  t.same((await send(port, 'GET', '/api/auth/me', { 'X-API-Key': key })).json(), { success: false, error: 'Permission denied', statusCode: 403 })
+  t.same((await send(port, 'GET', '/api/auth/me', { 'X-API-Key': key })).json(), { success: false, error: 'Permission denied', statusCode: 403, code: 'ADKS_API_KEY_NOT_ALLOWED' })
 
   const bearer = `Bearer ${await token('ada@dept.example.edu', 'faculty')}`
   for (const name of ['X-API-Key', 'x-api-key']) {
     const both = await send(port, 'GET', '/api/courses', { Authorization: bearer, [name]: key })
     t.equal(both.status, 400, `bearer and ${name} together`)
-    t.equal(both.json().error, 'Send either a bearer token or an API key, not both')
+    t.equal(both.json().code, 'ADKS_CREDENTIALS_AMBIGUOUS')
   }
   t.equal((await send(port, 'GET', '/api/courses', { Authorization: `Bearer ${key}` })).status, 401, 'a key sent as a bearer token')
 })
@@ -123,6 +123,7 @@ t.test('a key never holds more than its owner does now', async (t) => {
   const demoted = await send(port, 'GET', '/api/probe', { 'X-API-Key': key })
   t.equal(demoted.status, 403, 'the owner lost write_publications, so the key did')
   t.equal(demoted.json().error, 'Permission denied')
+  t.equal(demoted.json().code, 'ADKS_PERMISSION_DENIED')
   t.equal((await send(port, 'GET', '/api/courses', { 'X-API-Key': key })).status, 200, 'what the owner still holds still works')
   await grant('faculty', 4)
   t.equal((await send(port, 'GET', '/api/probe', { 'X-API-Key': key })).status, 200, 'restored with the owner')

@@ -35,11 +35,12 @@ t.test('a key granted write_publications creates and updates a publication; one 
   const bad = await send(port, 'POST', '/api/publications', { 'X-API-Key': writer }, { title: 'x', pages: 'many' })
   t.equal(bad.status, 400, 'a key\'s write is validated like anyone\'s')
   t.match(bad.json().error, /pages/)
+  t.equal(bad.json().code, 'ADKS_VALIDATION_FAILED')
 
   const reader = await keyWith(['read_publications'])
   const refusedCreate = await send(port, 'POST', '/api/publications', { 'X-API-Key': reader }, { title: 'Not allowed' })
   t.equal(refusedCreate.status, 403, 'create without write_publications')
-  t.same(refusedCreate.json(), { success: false, error: 'Permission denied', statusCode: 403 })
+  t.same(refusedCreate.json(), { success: false, error: 'Permission denied', statusCode: 403, code: 'ADKS_PERMISSION_DENIED' })
   const refusedUpdate = await send(port, 'PUT', `/api/publications/${encodeURIComponent(id)}`, { 'X-API-Key': reader }, { title: 'Not allowed' })
   t.equal(refusedUpdate.status, 403, 'update without write_publications')
   t.equal((await send(port, 'DELETE', `/api/publications/${encodeURIComponent(id)}`, { 'X-API-Key': writer })).status, 403, 'a key never deletes')
@@ -69,6 +70,7 @@ t.test('a key with every write permission still never reaches student records, a
     const res = await send(port, method, url, { 'X-API-Key': key }, body)
     t.equal(res.status, 403, `${method} ${url}`)
     t.equal(res.json().error, 'Permission denied', `${method} ${url} message`)
+    t.equal(res.json().code, 'ADKS_API_KEY_NOT_ALLOWED', `${method} ${url} code`)
   }
   t.equal((await admin({ method: 'GET', url: '/api/api-keys' })).json().total, 1, 'no key was made')
   t.equal((await admin({ method: 'GET', url: '/api/groups' })).json().total, 0, 'no group was made')
@@ -85,11 +87,13 @@ t.test('a creator cannot grant a write permission they do not hold, nor one no k
     const res = await post(`${role}@dept.example.edu`, role, ['read_people', permission])
     t.equal(res.statusCode, 403, `${role} granting ${permission}`)
     t.equal(res.json().error, `Permission denied: you do not hold ${permission}, so a key cannot be given it`)
+    t.equal(res.json().code, 'ADKS_PERMISSION_DENIED')
   }
   for (const permission of ['manage_groups', 'manage_jobs', 'write_people']) {
     const res = await post('admin2@dept.example.edu', 'faculty', [permission])
     t.equal(res.statusCode, 400, `${permission} opens nothing to a key`)
     t.match(res.json().error, /permissions/, `${permission}: the message names the field`)
+    t.equal(res.json().code, 'ADKS_VALIDATION_FAILED', `${permission}: code`)
   }
 })
 

@@ -60,6 +60,7 @@ t.test('creating a key: bad lifetimes, unknown or unheld permissions are refused
     const res = await post('faculty', { name: 'k', permissions: ['read_people'], expiresInDays })
     t.equal(res.statusCode, 400, `expiresInDays ${expiresInDays}`)
     t.match(res.json().error, /expiresInDays/)
+    t.equal(res.json().code, 'ADKS_VALIDATION_FAILED')
   }
   t.equal((await post('faculty', { name: 'k', permissions: ['superuser'] })).statusCode, 400, 'unknown permission')
   t.equal((await post('faculty', { name: 'k', permissions: [] })).statusCode, 400, 'no permissions')
@@ -70,6 +71,7 @@ t.test('creating a key: bad lifetimes, unknown or unheld permissions are refused
     const res = await post(role, { name: 'k', permissions: ['read_people', permission] })
     t.equal(res.statusCode, 403, `${role} granting ${permission}`)
     t.match(res.json().error, /^Permission denied/)
+    t.equal(res.json().code, 'ADKS_PERMISSION_DENIED')
   }
 })
 
@@ -92,6 +94,7 @@ t.test('listing shows the prefix and status, never the key or its digest; admins
   const refused = await ada({ method: 'GET', url: '/api/api-keys?all=true' })
   t.equal(refused.statusCode, 403)
   t.match(refused.json().error, /^Permission denied/)
+  t.equal(refused.json().code, 'ADKS_PERMISSION_DENIED')
   const all = await admin({ method: 'GET', url: '/api/api-keys?all=true' })
   t.same(all.json().items.map((k: { id: string }) => k.id).sort(), [adaKey.id, bobKey.id].sort())
   t.notOk(all.body.includes(digest(bobKey.key)))
@@ -110,13 +113,14 @@ t.test('revoke, then delete; an active key cannot be deleted; others\' keys are 
     const res = await bob({ method, url: keyUrl(key.id, rest) })
     t.equal(res.statusCode, 404, `another user: ${method} ${rest || '(delete)'}`)
     t.equal(res.json().error, `${key.id} not found`)
+    t.equal(res.json().code, 'ADKS_RECORD_NOT_FOUND')
   }
   t.equal((await ada({ method: 'GET', url: keyUrl('ApiKey/nonexistent', '/usage') })).statusCode, 404)
   t.equal((await ada({ method: 'GET', url: keyUrl('Course/CS101', '/usage') })).statusCode, 400, 'an id of another type')
 
   const active = await ada({ method: 'DELETE', url: keyUrl(key.id) })
   t.equal(active.statusCode, 409)
-  t.equal(active.json().error, 'Revoke the key before deleting it')
+  t.equal(active.json().code, 'ADKS_API_KEY_ACTIVE')
 
   const revoked = await ada({ method: 'POST', url: keyUrl(key.id, '/revoke') })
   t.equal(revoked.statusCode, 200)

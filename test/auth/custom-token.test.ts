@@ -29,6 +29,7 @@ t.test('it is exchanged once; the second use fails', async (t) => {
   const second = await exchange(custom)
   t.equal(second.statusCode, 401)
   t.match(second.json().error, /already used/)
+  t.equal(second.json().code, 'ADKS_CUSTOM_TOKEN_INVALID')
 })
 
 t.test('concurrent exchanges of one token: exactly one succeeds', async (t) => {
@@ -45,7 +46,7 @@ t.test('it is not accepted as a bearer token, and an ID token is not accepted as
   const idToken = await token('someone@dept.edu', 'admin')
   const asCustom = await exchange(idToken)
   t.equal(asCustom.statusCode, 401)
-  t.match(asCustom.json().error, /Invalid or expired custom token/)
+  t.equal(asCustom.json().code, 'ADKS_CUSTOM_TOKEN_INVALID')
   t.equal((await exchange(custom)).statusCode, 200, 'the refused bearer use did not spend it')
 })
 
@@ -73,6 +74,7 @@ t.test('a token for a user that no longer exists: User not found after SAML logi
   const answer = await exchange(ghost)
   t.equal(answer.statusCode, 401)
   t.equal(answer.json().error, 'User not found after SAML login')
+  t.equal(answer.json().code, 'ADKS_CUSTOM_TOKEN_INVALID')
 })
 
 t.test('a malformed exchange body is a 400 naming the field', async (t) => {
@@ -80,5 +82,6 @@ t.test('a malformed exchange body is a 400 naming the field', async (t) => {
     const answer = await app.inject({ method: 'POST', url: '/api/auth/token', payload })
     t.equal(answer.statusCode, 400, JSON.stringify(payload))
     t.match(answer.json().error, /customToken|extra/)
+    t.equal(answer.json().code, 'ADKS_VALIDATION_FAILED')
   }
 })

@@ -68,6 +68,7 @@ t.test('every signed-in user reads groups; only holders of manage_groups create,
       const res = await as(`${role}@dept.example.edu`, role)(call)
       t.equal(res.statusCode, 403, `${role} ${call.method} ${call.url}`)
       t.equal(res.json().error, 'Permission denied: needs manage_groups')
+      t.equal(res.json().code, 'ADKS_PERMISSION_DENIED')
     }
   }
   for (const call of [...reads, ...writes]) t.equal((await app.inject(call)).statusCode, 401, `anonymous ${call.method} ${call.url}`)
@@ -90,20 +91,24 @@ t.test('a group is checked like any record: permissions, members, names and fiel
   const unknownPermission = await post({ name: 'A', permissions: ['superuser'], members: [] })
   t.equal(unknownPermission.statusCode, 400)
   t.match(unknownPermission.json().error, /permissions/)
+  t.equal(unknownPermission.json().code, 'ADKS_VALIDATION_FAILED')
 
   const ghost = userIdForEmail('ghost@dept.example.edu')
   const unknownMember = await post({ name: 'B', permissions: [], members: [ghost] })
   t.equal(unknownMember.statusCode, 400)
   t.match(unknownMember.json().error, ghost, 'names the missing member')
+  t.equal(unknownMember.json().code, 'ADKS_REFERENCE_NOT_FOUND')
 
   t.equal((await post({ name: 'C', permissions: [], members: [] })).statusCode, 201)
   const duplicate = await post({ name: 'C', permissions: [], members: [] })
   t.equal(duplicate.statusCode, 409)
   t.match(duplicate.json().error, /name/)
+  t.equal(duplicate.json().code, 'ADKS_DUPLICATE_RECORD')
 
   const extra = await post({ name: 'D', permissions: [], members: [], role: 'admin' })
   t.equal(extra.statusCode, 400)
   t.match(extra.json().error, /role/)
+  t.equal(extra.json().code, 'ADKS_VALIDATION_FAILED')
 
   t.equal((await post({ permissions: [], members: [] })).statusCode, 400, 'name is required')
 })

@@ -33,7 +33,7 @@ function check429(t: Test, res: Answer, limit: number, what: string) {
   const retryAfter = Number(res.headers['retry-after'])
   t.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `${what}: Retry-After ${retryAfter} s`)
   const body = 'json' in res && typeof res.json === 'function' ? res.json() : undefined
-  t.match(body, { success: false, statusCode: 429, error: /^Rate limit exceeded/ }, `${what}: error body`)
+  t.match(body, { success: false, statusCode: 429, code: 'ADKS_RATE_LIMITED', error: /^Rate limit exceeded/ }, `${what}: error body`)
 }
 
 // One app for the tests below: each uses its own addresses and users, so their buckets never meet.

@@ -56,7 +56,7 @@ t.test('anonymous callers get 401 on every non-public route, with the message fo
     t.equal(res.statusCode, 401, `${method} ${url}`)
     if (method === 'HEAD') continue
     const keysOpen = policy.kind === 'permission' && policy.apiKeys === true
-    t.match(res.json(), { success: false, statusCode: 401, error: keysOpen ? 'API key required' : /^Authentication required/ }, `${method} ${url} message`)
+    t.match(res.json(), { success: false, statusCode: 401, code: 'ADKS_AUTH_REQUIRED', error: keysOpen ? 'API key required' : /^Authentication required/ }, `${method} ${url} message`)
   }
 })
 
@@ -82,6 +82,7 @@ t.test('each role passes exactly the routes its permissions allow (DESIGN 5.1), 
         refused++
         t.equal(res.statusCode, 403, `${role} is refused ${method} ${url}`)
         if (method !== 'HEAD') t.match(res.json().error, /^Permission denied/)
+        if (method !== 'HEAD') t.equal(res.json().code, 'ADKS_PERMISSION_DENIED')
       }
     }
     if (role === 'student' || role === 'user') t.ok(refused > 10, `${role} is refused the write and admin routes (${refused})`)

@@ -53,10 +53,12 @@ t.test('without a credential the session routes answer 401', async (t) => {
     t.equal(res.statusCode, 401, `${method} ${url}`)
     t.equal(res.json().success, false)
     t.match(res.json().error, /^Authentication required/)
+    t.equal(res.json().code, 'ADKS_AUTH_REQUIRED')
   }
   const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: {} })
   t.equal(login.statusCode, 400, 'login without idToken names the field')
   t.match(login.json().error, /idToken/)
+  t.equal(login.json().code, 'ADKS_VALIDATION_FAILED')
 })
 
 t.test('a token naming a user who does not exist is refused', async (t) => {
@@ -65,7 +67,7 @@ t.test('a token naming a user who does not exist is refused', async (t) => {
   const stranger = encodeJwt({ alg: 'HS256', typ: 'JWT' }, validClaims(config, 'nobody@dept.example.edu'), { alg: 'HS256', key: keys.signKey })
   const me = await app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(stranger) })
   t.equal(me.statusCode, 401)
-  t.equal(me.json().error, 'Invalid or expired token')
+  t.equal(me.json().code, 'ADKS_TOKEN_INVALID')
   const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { idToken: stranger } })
   t.equal(login.statusCode, 401)
 })
@@ -86,7 +88,7 @@ t.test('logout revokes the token by its id, on every route, even a re-encoded co
   for (const [method, url] of [['GET', '/api/auth/me'], ['GET', '/api/auth/permissions'], ['POST', '/api/auth/logout'], ['GET', '/api/courses']] as const) {
     const res = await app.inject({ method, url, headers: bearer(idToken) })
     t.equal(res.statusCode, 401, `${method} ${url} after logout`)
-    t.equal(res.json().error, 'Invalid or expired token')
+    t.equal(res.json().code, 'ADKS_TOKEN_INVALID')
   }
   const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { idToken } })
   t.equal(login.statusCode, 401, 'login refuses the revoked token')
@@ -131,4 +133,5 @@ t.test('a role change applies on the next request, whichever token the user send
   const write = await app.inject({ method: 'POST', url: '/api/publications', headers: bearer(facultyToken), payload: { title: 'On demotion' } })
   t.equal(write.statusCode, 403)
   t.equal(write.json().error, 'Permission denied: needs write_publications')
+  t.equal(write.json().code, 'ADKS_PERMISSION_DENIED')
 })

@@ -65,10 +65,10 @@ t.test('bad ID tokens are refused with 401 on every path that takes one', async 
   for (const [name, token] of Object.entries(cases)) {
     const me = await app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } })
     t.equal(me.statusCode, 401, `${name}: bearer`)
-    t.equal(me.json().error, 'Invalid or expired token', `${name}: bearer message`)
+    t.equal(me.json().code, 'ADKS_TOKEN_INVALID', `${name}: bearer code`)
     const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { idToken: token } })
     t.equal(login.statusCode, 401, `${name}: login`)
-    t.equal(login.json().error, 'Invalid or expired token', `${name}: login message`)
+    t.equal(login.json().code, 'ADKS_TOKEN_INVALID', `${name}: login code`)
   }
 
   const within = encodeJwt(header, claims({ exp: now - 10 }), ours)

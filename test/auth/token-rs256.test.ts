@@ -63,7 +63,7 @@ t.test('with an RS256 key pair, tokens from any other key or algorithm are refus
   for (const [name, tok] of Object.entries(cases)) {
     const res = await me(tok)
     t.equal(res.statusCode, 401, name)
-    t.equal(res.json().error, 'Invalid or expired token', `${name}: message`)
+    t.equal(res.json().code, 'ADKS_TOKEN_INVALID', `${name}: code`)
     const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { idToken: tok } })
     t.equal(login.statusCode, 401, `${name}: login`)
   }

@@ -40,6 +40,7 @@ t.test('GET /api/users: admins only, by email, filtered by role and by words of 
   const badRole = await admin({ method: 'GET', url: '/api/users?role=owner' })
   t.equal(badRole.statusCode, 400)
   t.match(badRole.json().error, /'role' must be one of: admin, faculty, staff, student, user/)
+  t.equal(badRole.json().code, 'ADKS_VALIDATION_FAILED')
   t.match((await admin({ method: 'GET', url: '/api/users?sort=email' })).json(), { statusCode: 400, error: /unknown parameter 'sort'/ })
   t.equal((await admin({ method: 'GET', url: '/api/users?limit=201' })).statusCode, 400)
 
@@ -48,13 +49,14 @@ t.test('GET /api/users: admins only, by email, filtered by role and by words of 
   t.match(one.json(), { id: 'User/grace', firstName: 'Grace', lastName: 'Hopper', displayName: 'Grace Hopper', role: 'faculty' })
   t.equal((await admin({ method: 'GET', url: '/api/users/User/grace' })).json().id, 'User/grace', 'the id as two path segments')
   const missing = await admin({ method: 'GET', url: `/api/users/${enc('User/nobody')}` })
-  t.same(missing.json(), { success: false, error: 'User/nobody not found', statusCode: 404 })
+  t.same(missing.json(), { success: false, error: 'User/nobody not found', statusCode: 404, code: 'ADKS_RECORD_NOT_FOUND' })
   t.equal((await admin({ method: 'GET', url: `/api/users/${enc('Faculty/ada')}` })).statusCode, 400, 'an id of another class')
 
   for (const [method, url, payload] of [['GET', '/api/users'], ['GET', `/api/users/${enc('User/grace')}`], ['PUT', `/api/users/${enc('User/grace')}`, { role: 'admin' }]] as const) {
     const res = await as('ada@dept.example.edu', 'faculty')({ method, url, ...(payload ? { payload } : {}) })
     t.equal(res.statusCode, 403, `a faculty member: ${method} ${url}`)
     t.equal(res.json().error, 'Permission denied: admins only')
+    t.equal(res.json().code, 'ADKS_PERMISSION_DENIED')
     t.equal((await app.inject({ method, url })).statusCode, 401, `no credential: ${method} ${url}`)
   }
   t.equal((await admin({ method: 'GET', url: `/api/users/${enc('User/grace')}` })).json().role, 'faculty', 'the refused change changed nothing')

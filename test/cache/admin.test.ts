@@ -28,6 +28,7 @@ t.test('cache administration needs manage_jobs', async (t) => {
     const refused = await faculty({ method, url })
     t.equal(refused.statusCode, 403, `${method} ${url} as faculty`)
     t.match(refused.json().error, /manage_jobs/)
+    t.equal(refused.json().code, 'ADKS_PERMISSION_DENIED')
     t.equal((await stu({ method, url })).statusCode, 403, `${method} ${url} as staff before joining the group`)
   }
   const group = await admin({ method: 'POST', url: '/api/groups', payload: { name: 'Operators', permissions: ['manage_jobs'], members: [userIdForEmail('stu@dept.edu')] } })

@@ -1,4 +1,5 @@
 import t from 'tap'
+import { captureLogs } from '../auth/support.js'
 import { buildTestApp } from '../helpers/app.js'
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -13,12 +14,20 @@ t.test('/health and /ready answer without a credential; /ready names the adapter
   t.same(ready.json(), { status: 'ready', checks: { store: { ok: true, adapter: 'embedded' } } })
 })
 
-t.test('/ready answers 503 naming the check that fails', async (t) => {
-  const { app } = await buildTestApp(t)
-  app.readinessProbes.set('cache', async () => { throw new Error('connection refused') })
+t.test("/ready answers 503 naming the check that fails; the check's own error goes to the log", async (t) => {
+  const logs = captureLogs()
+  const { app } = await buildTestApp(t, { LOG_LEVEL: 'error' }, { logStream: logs.stream })
+  app.readinessProbes.set('cache', async () => { throw new Error('connect ECONNREFUSED 10.0.0.7:6380') })
   const ready = await app.inject({ method: 'GET', url: '/ready' })
   t.equal(ready.statusCode, 503)
-  t.match(ready.json(), { status: 'unavailable', checks: { store: { ok: true }, cache: { ok: false, adapter: 'unreachable', error: 'connection refused' } } })
+  const id = String(ready.headers['x-request-id'])
+  t.same(ready.json(), {
+    success: false, statusCode: 503, code: 'ADKS_NOT_READY', error: `Not ready: cache did not answer; quote request id ${id} when reporting it`,
+    status: 'unavailable', checks: { store: { ok: true, adapter: 'embedded' }, cache: { ok: false, adapter: 'unreachable' } },
+  })
+  t.equal(ready.headers['retry-after'], '5')
+  t.notMatch(ready.body, /ECONNREFUSED|10\.0\.0\.7/, "no text of the failing system's in the answer")
+  t.ok(logs.lines.some((line) => line.includes('ECONNREFUSED 10.0.0.7:6380') && line.includes(id)), 'it is in the log, with the request id')
 })
 
 t.test('every response carries x-request-id; a sane incoming one is echoed, anything else replaced', async (t) => {

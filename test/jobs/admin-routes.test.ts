@@ -68,13 +68,14 @@ for (const driver of ['embedded', 'bullmq'] as const) {
       t.same((await ops({ method: 'GET', url: '/api/queues/maintenance/jobs' })).json(), { items: [], total: 0, limit: 50, offset: 0 })
 
       const unknownQueue = await ops({ method: 'GET', url: '/api/admin/jobs?queue=payroll' })
-      t.same([unknownQueue.statusCode, unknownQueue.json().error], [404, 'No queue named payroll'])
-      t.same((await ops({ method: 'GET', url: '/api/queues/payroll/jobs' })).json(), { success: false, error: 'No queue named payroll', statusCode: 404 })
+      t.same([unknownQueue.statusCode, unknownQueue.json().code, unknownQueue.json().error], [404, 'ADKS_QUEUE_NOT_FOUND', 'No queue named payroll'])
+      t.same((await ops({ method: 'GET', url: '/api/queues/payroll/jobs' })).json(), { success: false, error: 'No queue named payroll', statusCode: 404, code: 'ADKS_QUEUE_NOT_FOUND' })
       const badState = await ops({ method: 'GET', url: '/api/admin/jobs?state=stuck' })
       t.equal(badState.statusCode, 400)
       t.match(badState.json().error, /state/)
+      t.equal(badState.json().code, 'ADKS_VALIDATION_FAILED')
       t.equal((await ops({ method: 'GET', url: '/api/admin/jobs?limit=500' })).statusCode, 400)
-      t.same((await ops({ method: 'GET', url: '/api/admin/jobs/no-such-job' })).json(), { success: false, error: 'No job no-such-job', statusCode: 404 })
+      t.same((await ops({ method: 'GET', url: '/api/admin/jobs/no-such-job' })).json(), { success: false, error: 'No job no-such-job', statusCode: 404, code: 'ADKS_JOB_NOT_FOUND' })
       t.equal((await ops({ method: 'GET', url: '/api/admin/jobs/no-such-job/progress' })).statusCode, 404)
     })
 
@@ -82,14 +83,14 @@ for (const driver of ['embedded', 'bullmq'] as const) {
       const { id } = await app.jobs.enqueue('campus-sync', 'people', { run: 2 })
       await finished(id)
       const wrongQueue = await ops({ method: 'POST', url: `/api/queues/maintenance/jobs/${id}/retry` })
-      t.same([wrongQueue.statusCode, wrongQueue.json().error], [404, `No job ${id} in queue maintenance`])
+      t.same([wrongQueue.statusCode, wrongQueue.json().code, wrongQueue.json().error], [404, 'ADKS_JOB_NOT_FOUND', `No job ${id} in queue maintenance`])
       state.fixed = true
       const retried = await ops({ method: 'POST', url: `/api/queues/campus-sync/jobs/${id}/retry` })
       t.equal(retried.statusCode, 200)
       t.equal(retried.json().id, id)
       t.match(await finished(id), { state: 'completed', result: { updated: 3 }, error: null })
       const again = await ops({ method: 'POST', url: `/api/queues/campus-sync/jobs/${id}/retry` })
-      t.same([again.statusCode, again.json().error], [409, `Job ${id} is completed; only a failed job can be retried`])
+      t.same([again.statusCode, again.json().code, again.json().error], [409, 'ADKS_JOB_NOT_FAILED', `Job ${id} is completed; only a failed job can be retried`])
     })
 
     t.test('queues: counts, pause and resume', async (t) => {
@@ -127,12 +128,13 @@ for (const driver of ['embedded', 'bullmq'] as const) {
         const res = await ops({ method: 'POST', url: '/api/schedulers/citation-refresh', payload })
         t.equal(res.statusCode, 400, JSON.stringify(payload))
         t.match(res.json().error, message)
+        t.equal(res.json().code, 'ADKS_VALIDATION_FAILED')
       }
-      t.same((await ops({ method: 'POST', url: '/api/schedulers/payroll', payload: { id: 'x', every: 60000 } })).json().error, 'No queue named payroll')
+      t.match((await ops({ method: 'POST', url: '/api/schedulers/payroll', payload: { id: 'x', every: 60000 } })).json(), { code: 'ADKS_QUEUE_NOT_FOUND', error: 'No queue named payroll' })
       const removed = await ops({ method: 'DELETE', url: '/api/schedulers/citation-refresh/weekly' })
       t.same(removed.json(), { id: 'weekly', message: 'Scheduler weekly removed from queue citation-refresh' })
       const gone = await ops({ method: 'DELETE', url: '/api/schedulers/citation-refresh/weekly' })
-      t.same([gone.statusCode, gone.json().error], [404, 'No scheduler weekly in queue citation-refresh'])
+      t.same([gone.statusCode, gone.json().code, gone.json().error], [404, 'ADKS_SCHEDULE_NOT_FOUND', 'No scheduler weekly in queue citation-refresh'])
       t.same((await ops({ method: 'GET', url: '/api/schedulers' })).json(), [])
     })
 
@@ -145,7 +147,7 @@ for (const driver of ['embedded', 'bullmq'] as const) {
         citations: { queue: 'citation-refresh', id: 'publication-sync', name: 'refresh-all', pattern: '0 5 1 * *', tz: null },
       })
       const bad = await ops({ method: 'PUT', url: '/api/schedulers/publication-sync', payload: { import: { pattern: '0 6 * * *' }, citations: { pattern: '0 5 32 * *' } } })
-      t.same([bad.statusCode, bad.json().error.startsWith('Invalid cron pattern "0 5 32 * *"')], [400, true])
+      t.same([bad.statusCode, bad.json().code, bad.json().error.startsWith('Invalid cron pattern "0 5 32 * *"')], [400, 'ADKS_VALIDATION_FAILED', true])
       t.same((await ops({ method: 'GET', url: '/api/schedulers/publication-sync' })).json(), put.json(), 'a refused change leaves both as they were')
       t.equal((await ops({ method: 'PUT', url: '/api/schedulers/publication-sync', payload: {} })).statusCode, 400)
       t.equal((await ops({ method: 'GET', url: '/api/schedulers' })).json().length, 2)

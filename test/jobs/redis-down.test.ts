@@ -39,7 +39,10 @@ t.test('job routes 503 while Redis is down, catalog reads unaffected, and back w
   for (const request of requests) {
     const res = await answered(ops(request))
     t.equal(res.statusCode, 503, `${request.method} ${request.url}`)
-    t.same(res.json(), { success: false, error: 'The job queue is unavailable (Redis does not answer); try again shortly', statusCode: 503 })
+    t.same(res.json(), {
+      success: false, statusCode: 503, code: 'ADKS_JOBS_UNAVAILABLE',
+      error: `The job queue is unavailable (Redis does not answer); try again shortly; quote request id ${String(res.headers['x-request-id'])} when reporting it`,
+    })
     t.ok(res.headers['retry-after'], 'says when to try again')
   }
   const unknown = await answered(ops({ method: 'GET', url: '/api/queues/payroll/jobs' }))

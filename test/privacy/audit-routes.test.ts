@@ -11,6 +11,7 @@ t.test('only admins read the audit log: no permission, group or API key opens it
     const refused = await read(caller)
     t.equal(refused.statusCode, 403, caller)
     t.equal(refused.json().error, 'Permission denied: admins only')
+    t.equal(refused.json().code, 'ADKS_PERMISSION_DENIED')
   }
   t.equal((await read('admin')).statusCode, 200, 'an admin')
   t.equal((await admin({ method: 'GET', url: '/api/admin/audit/verify' })).statusCode, 200)
@@ -18,6 +19,7 @@ t.test('only admins read the audit log: no permission, group or API key opens it
   const auditors = await admin({ method: 'POST', url: '/api/groups', payload: { name: 'Auditors', permissions: ['view_audit'], members: [userIds.staff] } })
   t.equal(auditors.statusCode, 400, 'view_audit is no permission: a group cannot grant it')
   t.match(auditors.json().error, /permissions/)
+  t.equal(auditors.json().code, 'ADKS_VALIDATION_FAILED')
   const everything = await admin({ method: 'POST', url: '/api/groups', payload: { name: 'Everything', permissions: [...permissions], members: [userIds.staff] } })
   t.equal(everything.statusCode, 201)
   t.equal((await read('staff')).statusCode, 403, 'a member of a group granting every permission there is')
@@ -29,7 +31,7 @@ t.test('only admins read the audit log: no permission, group or API key opens it
   t.equal(key.statusCode, 201)
   const keyed = await callers.apiKey({ method: 'GET', url: '/api/admin/audit', headers: { 'X-API-Key': key.json().key } })
   t.equal(keyed.statusCode, 403, 'a key of an admin, with a write permission, still cannot read it')
-  t.equal(keyed.json().error, 'Permission denied')
+  t.equal(keyed.json().code, 'ADKS_API_KEY_NOT_ALLOWED')
 
   for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
     t.equal((await admin({ method, url: '/api/admin/audit', payload: {} })).statusCode, 404, `no ${method} on the log`)
@@ -55,6 +57,7 @@ t.test('a group stored with view_audit loses it when the service starts, and its
   const refused = await staff({ method: 'GET', url: '/api/admin/audit' })
   t.equal(refused.statusCode, 403, 'the former auditor is refused')
   t.equal(refused.json().error, 'Permission denied: admins only')
+  t.equal(refused.json().code, 'ADKS_PERMISSION_DENIED')
   t.same((await staff({ method: 'GET', url: '/api/auth/permissions' })).json().groups, [{ id, name: 'Auditors', permissions: ['read_people'] }])
   t.equal((await callers.staff({ method: 'GET', url: '/api/admin/audit' })).statusCode, 403, 'on the first instance too')
 
@@ -119,5 +122,6 @@ t.test('filters, paging and order of the audit log; each read is itself an entry
     const res = await admin({ method: 'GET', url: `/api/admin/audit?${query}` })
     t.equal(res.statusCode, 400, query)
     t.match(res.json().error, message, query)
+    t.equal(res.json().code, 'ADKS_VALIDATION_FAILED', query)
   }
 })

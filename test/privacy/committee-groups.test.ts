@@ -27,6 +27,7 @@ t.test('a group a workflow names by name (the fellowship committee) changes only
   const join = await gm({ method: 'PUT', url: url(committee), payload: { members: [gmId] } })
   t.equal(join.statusCode, 403, 'a manage_groups holder cannot add themselves to it')
   t.match(join.json().error, rule)
+  t.equal(join.json().code, 'ADKS_PERMISSION_DENIED')
   t.match(join.json().error, /Fellowship committee/, 'the message names the group')
   t.equal((await gm({ method: 'PUT', url: url(committee), payload: { description: 'x' } })).statusCode, 403, 'nor change anything else on it')
   t.equal((await gm({ method: 'DELETE', url: url(committee) })).statusCode, 403, 'nor delete it')
@@ -36,6 +37,7 @@ t.test('a group a workflow names by name (the fellowship committee) changes only
   const second = await gm({ method: 'POST', url: '/api/groups', payload: { name: 'Awards committee', permissions: [], members: [gmId] } })
   t.equal(second.statusCode, 403, 'nor create the awards committee, whose members would decide nominations')
   t.match(second.json().error, rule)
+  t.equal(second.json().code, 'ADKS_PERMISSION_DENIED')
   const ordinary = await gm({ method: 'POST', url: '/api/groups', payload: { name: 'Seminar helpers', permissions: [], members: [gmId] } })
   t.equal(ordinary.statusCode, 201, 'creating an ordinary group is fine')
   const rename = await gm({ method: 'PUT', url: url(ordinary.json()._id), payload: { name: 'awards committee' } })
@@ -64,6 +66,7 @@ t.test('a group a definition\'s stage names, in any version, changes only throug
   const leave = await gm({ method: 'PUT', url: url(groupId), payload: { members: [] } })
   t.equal(leave.statusCode, 403, 'now a committee: refused')
   t.match(leave.json().error, rule)
+  t.equal(leave.json().code, 'ADKS_PERMISSION_DENIED')
   t.match(leave.json().error, /Thesis readers.*Milestone approval/)
   t.equal((await gm({ method: 'DELETE', url: url(groupId) })).statusCode, 403)
 
@@ -102,12 +105,13 @@ t.test('every signed-in user reads groups; API keys and anonymous callers do not
     const write = await callers[caller]({ method: 'PUT', url: url(id), payload: { description: 'x' } })
     t.equal(write.statusCode, 403, `${caller} still cannot write one`)
     t.equal(write.json().error, 'Permission denied: needs manage_groups')
+    t.equal(write.json().code, 'ADKS_PERMISSION_DENIED')
   }
 
   for (const path of ['/api/groups', url(id)]) {
     t.equal((await callers.anonymous({ method: 'GET', url: path })).statusCode, 401, `anonymous ${path}`)
     const keyed = await callers.apiKey({ method: 'GET', url: path })
     t.equal(keyed.statusCode, 403, `an API key ${path}: groups are administration, never open to keys`)
-    t.equal(keyed.json().error, 'Permission denied')
+    t.equal(keyed.json().code, 'ADKS_API_KEY_NOT_ALLOWED')
   }
 })

@@ -16,6 +16,7 @@ t.test('manage_groups is no way to rights its holder lacks', async (t) => {
   const grantSelf = await gm({ method: 'POST', url: '/api/groups', payload: { name: 'Mine', permissions: ['manage_jobs'], members: [userIdForEmail('gm@dept.edu')] } })
   t.equal(grantSelf.statusCode, 403, 'creating a group with a permission the caller lacks')
   t.match(grantSelf.json().error, /manage_jobs/)
+  t.equal(grantSelf.json().code, 'ADKS_PERMISSION_DENIED')
   const join = await gm({ method: 'PUT', url: url(auditorsId), payload: { members: [userIdForEmail('gm@dept.edu')] } })
   t.equal(join.statusCode, 403, 'joining a group that grants more')
   const widen = await gm({ method: 'PUT', url: url(managers.json()._id), payload: { permissions: ['manage_groups', 'manage_jobs'] } })

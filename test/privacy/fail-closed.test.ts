@@ -51,7 +51,10 @@ t.test('when the audit entry cannot be written, nothing is served', async (t) =>
   for (const [label, caller, url] of reads) {
     const res = await callers[caller]({ method: 'GET', url })
     t.equal(res.statusCode, 503, label)
-    t.same(res.json(), { success: false, error: 'The access could not be recorded in the audit log, so nothing is served; try again shortly', statusCode: 503 }, label)
+    t.same(res.json(), {
+      success: false, statusCode: 503, code: 'ADKS_AUDIT_UNAVAILABLE',
+      error: `The access could not be recorded in the audit log, so nothing is served; try again shortly; quote request id ${String(res.headers['x-request-id'])} when reporting it`,
+    }, label)
     t.equal(res.headers['retry-after'], '5', label)
   }
 
@@ -60,6 +63,7 @@ t.test('when the audit entry cannot be written, nothing is served', async (t) =>
   })
   t.equal(write.statusCode, 503, 'a write whose audit entry fails')
   t.match(write.json().error, /change was saved, but it could not be recorded in the audit log/)
+  t.equal(write.json().code, 'ADKS_AUDIT_UNAVAILABLE')
   t.notOk(write.headers.location, 'and its location is withheld with the rest')
   t.notMatch(write.body, /Otto|"grade"/)
 

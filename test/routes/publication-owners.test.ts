@@ -75,6 +75,7 @@ t.test('manage_profiles and admins change and delete any publication; a key acts
   const gusKey = await put(await keyOf('gus@dept.edu', 'faculty'))
   t.equal(gusKey.status, 403, 'the key of a faculty member who is not an author')
   t.match(gusKey.json().error, /dept_authors/)
+  t.equal(gusKey.json().code, 'ADKS_PERMISSION_DENIED')
   const adminKey = await put(await keyOf('admin@dept.edu', 'admin'))
   t.equal(adminKey.status, 403, 'an admin\'s key carries no admin rights: its owner is not an author')
   t.equal((await put(await keyOf('fay@dept.edu', 'faculty'))).status, 200, 'the key of an author changes it')

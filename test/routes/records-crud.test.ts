@@ -68,6 +68,7 @@ t.test('every class of every resource: create, read, update, delete', async (t) 
         const staleBody = await admin({ method: 'PUT', url: recordUrl(resource, id), payload: { ...changes, _version: 2 } })
         t.equal(staleBody.statusCode, 409)
         t.match(staleBody.json().error, /version 3/, 'the conflict names the current version')
+        t.equal(staleBody.json().code, 'ADKS_VERSION_CONFLICT', 'the conflict names the current version')
         t.equal(staleBody.headers.etag, '"3"')
         const staleHeader = await admin({ method: 'PUT', url: recordUrl(resource, id), headers: { 'if-match': 'W/"1"' }, payload: changes })
         t.equal(staleHeader.statusCode, 409)
@@ -128,6 +129,7 @@ t.test('deleting a record that others reference is a 409 naming them', async (t)
         const label = `${className} referenced by ${ref.owner}.${ref.field}`
         t.equal(refused.statusCode, 409, label)
         t.match(refused.json().error, referrer._id, `${label}: the referrer is named`)
+        t.equal(refused.json().code, 'ADKS_RECORD_REFERENCED', `${label}: the referrer is named`)
         t.same(await fx.read(resource, target._id), target, `${label}: nothing is deleted`)
         const ownerResource = fx.resourceOf(ref.owner)
         t.equal((await admin({ method: 'DELETE', url: recordUrl(ownerResource, referrer._id) })).statusCode, 200)
@@ -155,6 +157,7 @@ t.test('a second record with the same natural key or unique field is a 409', asy
       t.equal(first.statusCode, 201, `${className}: first create`)
       t.equal(again.statusCode, 409, `${className}: same key again`)
       t.match(again.json().error, /already exists/)
+      t.equal(again.json().code, 'ADKS_DUPLICATE_RECORD')
     }
   }
   const person = { type: 'Staff', first_name: 'Ada', last_name: 'Byron', email: 'ada@dept.edu' }
@@ -162,9 +165,11 @@ t.test('a second record with the same natural key or unique field is a 409', asy
   const twin = await admin({ method: 'POST', url: '/api/people', payload: { ...person, type: 'Faculty' } })
   t.equal(twin.statusCode, 409)
   t.match(twin.json().error, /email/, 'the conflict names the unique field')
+  t.equal(twin.json().code, 'ADKS_DUPLICATE_RECORD', 'the conflict names the unique field')
   const other = (await admin({ method: 'POST', url: '/api/people', payload: { ...person, email: 'other@dept.edu' } })).json().id
   const taken = await admin({ method: 'PUT', url: `/api/people/${other}`, payload: { email: 'ada@dept.edu' } })
   t.equal(taken.statusCode, 409)
   t.match(taken.json().error, /email/, 'an update into a taken unique value names the field')
+  t.equal(taken.json().code, 'ADKS_DUPLICATE_RECORD', 'an update into a taken unique value names the field')
   t.equal((await admin({ method: 'GET', url: `/api/people/${other}` })).json().email, 'other@dept.edu', 'and changes nothing')
 })

@@ -76,10 +76,12 @@ t.test('a class file with @metadata for a collection and path is a working, docu
     const response = await admin({ method: 'POST', url: '/api/seminars', payload })
     t.equal(response.statusCode, 400, `400 for ${fault}`)
     t.match(response.json().error, message, `the error names the field (${fault})`)
+    t.equal(response.json().code, fault === 'a reference to a missing record' ? 'ADKS_REFERENCE_NOT_FOUND' : 'ADKS_VALIDATION_FAILED', fault)
   }
   const speakerDelete = await admin({ method: 'DELETE', url: `/api/people/${encodeURIComponent(speaker)}` })
   t.equal(speakerDelete.statusCode, 409, 'the speaker is referenced by the seminar')
   t.match(speakerDelete.json().error, record._id)
+  t.equal(speakerDelete.json().code, 'ADKS_RECORD_REFERENCED')
 
   const schema = (await reader({ method: 'GET', url: '/api/schemas/Seminar?variant=create' })).json()
   t.match(schema, { title: 'Seminar', description: 'A talk in the department seminar series.', required: ['title', 'speaker', 'held_on'] })

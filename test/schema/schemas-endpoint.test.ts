@@ -73,11 +73,12 @@ t.test('/api/schemas', async (t) => {
 
   t.test('unknown or malformed names and variants', async (t) => {
     const unknown = await get('/api/schemas/Spaceship')
-    t.same(unknown, { status: 404, body: { success: false, error: 'no class or enum named Spaceship', statusCode: 404 } })
+    t.same(unknown, { status: 404, body: { success: false, error: 'no class or enum named Spaceship', statusCode: 404, code: 'ADKS_SCHEMA_NOT_FOUND' } })
     t.equal((await get('/api/schemas/course')).status, 400, 'lowercase is not a type name')
     const badVariant = await get('/api/schemas/Course?variant=draft')
     t.equal(badVariant.status, 400)
     t.match(badVariant.body.error, 'variant')
+    t.equal(badVariant.body.code, 'ADKS_VALIDATION_FAILED')
   })
 
   t.test('an abstract class is served as the merged schema of its concrete classes', async (t) => {

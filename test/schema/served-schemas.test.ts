@@ -93,6 +93,7 @@ t.test('every stored class: served schemas compile strictly and agree with what 
         const outcome: Outcome = await factory.create(cls.name, mutation.body)
         t.equal(outcome.status, 400, `the API rejects a body ${mutation.label}`)
         t.match(outcome.body.error, `'${mutation.field}`, `the error names ${mutation.field}`)
+        t.equal(outcome.body.code, 'ADKS_VALIDATION_FAILED', `the error names ${mutation.field}`)
       }
 
       const id = idOf(await factory.create(cls.name, valid))
@@ -114,6 +115,7 @@ t.test('every stored class: served schemas compile strictly and agree with what 
         const outcome = await factory.update(cls.name, id, mutation.body)
         t.equal(outcome.status, 400, `the API rejects an update with ${mutation.label}`)
         t.match(outcome.body.error, `'${mutation.field}`, `the error names ${mutation.field}`)
+        t.equal(outcome.body.code, 'ADKS_VALIDATION_FAILED', `the error names ${mutation.field}`)
       }
     })
   }

@@ -36,7 +36,7 @@ t.test('search is not among the endpoints open to API keys, whatever the key hol
   for (const url of ['/api/search/all?q=gina', '/api/search/people?q=gina', '/api/search/courses?q=data', '/api/search/labs?q=graph']) {
     const res = await get(url)
     t.equal(res.statusCode, 403, url)
-    t.same(res.json(), { success: false, error: 'Permission denied', statusCode: 403 }, `${url}: nothing but the refusal`)
+    t.same(res.json(), { success: false, error: 'Permission denied', statusCode: 403, code: 'ADKS_API_KEY_NOT_ALLOWED' }, `${url}: nothing but the refusal`)
   }
 })
 
@@ -56,6 +56,7 @@ t.test('callers see the kinds they may read: /all narrows, the single-kind route
     const res = await coursesOnly(url)
     t.equal(res.statusCode, 403, url)
     t.equal(res.json().error, `Permission denied: needs ${needs}`)
+    t.equal(res.json().code, 'ADKS_PERMISSION_DENIED')
   }
   const labsAndPeople = holding('read_labs,read_people')
   t.same(ids(await labsAndPeople('/api/search/all?q=data')), [lab])
@@ -65,6 +66,7 @@ t.test('callers see the kinds they may read: /all narrows, the single-kind route
   const none = await holding('read_publications')('/api/search/all?q=data')
   t.equal(none.statusCode, 403, 'a caller reading none of the searched kinds is refused')
   t.equal(none.json().error, 'Permission denied: needs one of read_people, read_courses, read_labs')
+  t.equal(none.json().code, 'ADKS_PERMISSION_DENIED')
 })
 
 t.test('a search after a write on this instance sees the write', async (t) => {

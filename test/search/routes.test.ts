@@ -46,6 +46,7 @@ t.test('query validation: 2 to 200 characters, limit 1 to 50, known role, nothin
     const res = await admin({ method: 'GET', url })
     t.equal(res.statusCode, 400, url.slice(0, 60))
     t.match(res.json().error, message, url.slice(0, 60))
+    t.equal(res.json().code, 'ADKS_VALIDATION_FAILED', url.slice(0, 60))
   }
   t.equal((await admin({ method: 'GET', url: `/api/search/all?q=${'x'.repeat(200)}` })).statusCode, 200, '200 characters is allowed')
   t.equal((await admin({ method: 'GET', url: '/api/search/all?q=%20ab%20' })).json().query, 'ab', 'spaces around are trimmed')

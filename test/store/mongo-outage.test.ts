@@ -41,7 +41,7 @@ if (!url) {
     ] as const) {
       t.equal(answer.statusCode, 503, `${what}: 503`)
       t.equal(answer.headers['retry-after'], '5', `${what}: Retry-After`)
-      t.match(answer.json(), { success: false, statusCode: 503, error: /record store is unavailable/ }, `${what}: the error names the store`)
+      t.match(answer.json(), { success: false, statusCode: 503, code: 'ADKS_STORE_UNAVAILABLE', error: /record store is unavailable/ }, `${what}: the error names the store`)
       t.notMatch(answer.body, /ECONNREFUSED|127\.0\.0\.1|Mongo|ferret/i, `${what}: nothing of the cause`)
     }
     const ready = await app.inject({ method: 'GET', url: '/ready' })

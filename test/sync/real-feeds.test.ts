@@ -142,6 +142,7 @@ t.test('1. a class whose course code is spaced otherwise finds its catalog cours
   const twin = await ops({ method: 'POST', url: '/api/courses', payload: { course_code: 'cs101', title: 'A second CS 101' } })
   t.equal(twin.statusCode, 409, 'one course per code, however it is spelled')
   t.match(twin.json().error, /another Course already has this course_code in another spelling \(CS 101, Course\/CS-101\)/)
+  t.equal(twin.json().code, 'ADKS_DUPLICATE_RECORD')
   t.equal((await ops({ method: 'PUT', url, payload: { course_code: 'CS 201' } })).statusCode, 409, 'a correction cannot take another course\'s code (cs 201)')
   const corrected = await ops({ method: 'PUT', url, payload: { course_code: 'CS 110' } })
   t.equal(corrected.statusCode, 200, corrected.body)
@@ -155,6 +156,7 @@ t.test('1. a class whose course code is spaced otherwise finds its catalog cours
   const byEditor = await asEditor({ method: 'PUT', url, payload: { course_code: 'CS 111' } })
   t.equal(byEditor.statusCode, 403, 'only an admin corrects a code')
   t.match(byEditor.json().error, /'course_code' is part of the record's id; only an admin may correct it/)
+  t.equal(byEditor.json().code, 'ADKS_PERMISSION_DENIED')
   t.equal((await ops({ method: 'PUT', url: `/api/sections/${encodeURIComponent(onCourse[0]!._id)}`, payload: { term: '26S' } })).statusCode, 400, 'other id fields still cannot change')
 
   // The feed codes a course otherwise: the catalog keeps its code (the admin's to correct), and the run says so.

@@ -141,7 +141,7 @@ t.test('without an IdP configured the four SAML routes answer 404 "Single sign-o
   for (const [method, url] of [['GET', '/api/auth/saml/login'], ['GET', '/api/auth/saml/metadata'], ['GET', '/api/auth/saml/logout'], ['POST', '/api/auth/saml/callback']] as const) {
     const response = await app.inject({ method, url, ...(method === 'POST' ? { payload: { SAMLResponse: 'x' } } : {}) })
     t.equal(response.statusCode, 404, `${method} ${url}`)
-    t.same(response.json(), { success: false, error: 'Single sign-on is not configured', statusCode: 404 }, `${method} ${url} body`)
+    t.same(response.json(), { success: false, error: 'Single sign-on is not configured', statusCode: 404, code: 'ADKS_SSO_NOT_CONFIGURED' }, `${method} ${url} body`)
     t.notOk(response.headers.location, `${method} ${url} redirects nowhere`)
   }
   const doc = (await app.inject({ method: 'GET', url: '/documentation/json' })).json() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }

@@ -97,12 +97,23 @@ export interface Expected {
   readonly reason?: RegExp
 }
 
-/** Posts the response as a JSON client and checks that it is rejected with the spec's message. */
+/** The code of each spec message; a 400 is a post that is not a SAML response at all. */
+function samlCode(expected: Expected): string {
+  if (expected.status === 400) return 'ADKS_SAML_MALFORMED'
+  const codes: Record<string, string> = {
+    'SAML validation failed': 'ADKS_SAML_INVALID',
+    'Signature validation failed': 'ADKS_SAML_SIGNATURE_INVALID',
+    'User not found after SAML login': 'ADKS_SAML_USER_UNUSABLE',
+  }
+  return codes[expected.message] ?? 'unknown message'
+}
+
+/** Posts the response as a JSON client and checks that it is rejected with the spec's message and its code. */
 export async function expectRejected(t: Test, h: Harness, samlResponse: string, expected: Expected, relayState?: string): Promise<void> {
   const before = h.logs.lines.length
   const response = await postCallback(h.app, samlResponse, relayState, true)
   t.equal(response.statusCode, expected.status ?? 401, `answers ${expected.status ?? 401}`)
-  t.same(response.json(), { success: false, error: expected.message, statusCode: expected.status ?? 401 })
+  t.same(response.json(), { success: false, error: expected.message, statusCode: expected.status ?? 401, code: samlCode(expected) })
   if (expected.reason) {
     t.ok(h.logs.lines.length > before, 'the rejection is logged')
     t.match(h.logs.lastReason(), expected.reason, `for the expected reason (${h.logs.lastReason()})`)

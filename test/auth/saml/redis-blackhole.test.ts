@@ -47,13 +47,13 @@ t.test('Redis black-holed: sign-in answers 503 for its state and its one-time cl
   redis.pause()
   const login = await answered(() => app.inject({ method: 'GET', url: '/api/auth/saml/login' }))
   t.equal(login.statusCode, 503, 'a new sign-in: its request id cannot be kept')
-  t.match(login.json(), { success: false, error: /Redis/ })
+  t.match(login.json(), { success: false, code: 'ADKS_SHARED_STATE_UNAVAILABLE', error: /Redis/ })
   const callback = await answered(() => postCallback(app, idp.signedResponse({ inResponseTo: pending.requestId }), pending.relayState, true))
   t.equal(callback.statusCode, 503, 'the answer to a request issued before: its request id cannot be checked')
-  t.match(callback.json(), { success: false, error: /Redis/ })
+  t.match(callback.json(), { success: false, code: 'ADKS_SHARED_STATE_UNAVAILABLE', error: /Redis/ })
   const refused = await answered(exchange)
   t.equal(refused.statusCode, 503, 'the custom token: its one-time claim cannot be made')
-  t.match(refused.json(), { success: false, error: /Redis/ })
+  t.match(refused.json(), { success: false, code: 'ADKS_SHARED_STATE_UNAVAILABLE', error: /Redis/ })
 
   redis.resume()
   // The breaker lets a probe through a few seconds after the last failure; until then 503s go on.

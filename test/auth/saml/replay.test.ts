@@ -81,6 +81,7 @@ t.test('Redis unreachable: the callback answers 503, not 500, and does not hang'
   const login = await h.app.inject({ method: 'GET', url: '/api/auth/saml/login' })
   t.equal(login.statusCode, 503)
   t.match(login.json().error, /Redis/)
+  t.equal(login.json().code, 'ADKS_SHARED_STATE_UNAVAILABLE')
   const callback = await postCallback(h.app, idp.signedResponse({ inResponseTo: '_x' }), undefined, true)
   t.equal(callback.statusCode, 503)
   t.ok(Date.now() - started < 5000, 'fails fast')

@@ -135,6 +135,7 @@ t.test('a body that is no SAMLResponse is a 400', async (t) => {
   const empty = await h.app.inject({ method: 'POST', url: '/api/auth/saml/callback', headers: { accept: 'application/json' }, payload: {} })
   t.equal(empty.statusCode, 400)
   t.equal(empty.json().error, 'SAML validation failed')
+  t.equal(empty.json().code, 'ADKS_SAML_MALFORMED')
 })
 
 t.test('arbitrary bodies never cause a 5xx', async (t) => {

@@ -6,7 +6,7 @@ import t from 'tap'
 import { generateSampleDepartment } from '../../../scripts/sample/index.js'
 import { seedDepartment } from '../../../scripts/sample/seed-store.js'
 import { RecordService } from '../../../src/records/service.js'
-import { listen, send } from '../../auth/support.js'
+import { captureLogs, listen, send } from '../../auth/support.js'
 import { buildTestApp } from '../../helpers/app.js'
 import type { SyncResult } from '../../../src/sync/runner.js'
 import { assertAccounted, provider } from '../../sync/support.js'
@@ -71,11 +71,13 @@ t.test('config: the secret is answered only as set or unset; bad configurations 
   const moved = await ops({ method: 'PUT', url: '/api/campus-sync/config', payload: { ...roundTrip, source: { ...roundTrip.source, url: 'http://10.0.0.5/oneroster', token_url: undefined } } })
   t.equal(moved.statusCode, 400, 'a secret does not follow the configuration to another token URL')
   t.match(moved.json().error, /source\.client_secret/)
+  t.equal(moved.json().code, 'ADKS_VALIDATION_FAILED')
 
   const refused = async (payload: object, field: RegExp) => {
     const response = await ops({ method: 'PUT', url: '/api/campus-sync/config', payload })
     t.equal(response.statusCode, 400, JSON.stringify(payload))
     t.match(response.json().error, field)
+    t.equal(response.json().code, 'ADKS_VALIDATION_FAILED')
   }
   await refused({ source: { ...restSource(p.url), url: 'ftp://feed.example.edu/' } }, /source\/url|source\.url/)
   await refused({ source: { ...restSource(p.url), url: 'file:///etc/passwd' } }, /source\/url|source\.url/)
@@ -108,6 +110,7 @@ t.test('terms: the source\'s terms and which are synced; a sync of an unknown te
   const unknown = await ops({ method: 'POST', url: '/api/campus-sync/sections', payload: { term: '99F' } })
   t.equal(unknown.statusCode, 400)
   t.match(unknown.json().error, /Unknown term "99F"/)
+  t.equal(unknown.json().code, 'ADKS_VALIDATION_FAILED')
   const job = await finished(ops, await accepted(t, ops, '/api/campus-sync/courses', { term: '25F' }))
   t.match(job, { state: 'completed', data: { kind: 'courses', term: '25F' }, result: { rows: 2, accounted: true } })
   await accepted(t, ops, '/api/campus-sync/courses', { term: '26S' })
@@ -116,14 +119,24 @@ t.test('terms: the source\'s terms and which are synced; a sync of an unknown te
   t.equal((await ops({ method: 'POST', url: '/api/campus-sync/people', payload: { kind: 'all' } })).statusCode, 400)
 })
 
-t.test('a source that cannot be read answers 502 for its terms', async (t) => {
-  const { as } = await buildTestApp(t)
+t.test('a source that cannot be read answers 502 for its terms, its own error only in the log', async (t) => {
+  const logs = captureLogs()
+  const { as } = await buildTestApp(t, { LOG_LEVEL: 'warn' }, { logStream: logs.stream })
   const p = await provider(t)
   const ops = as(admin, 'admin')
   await ops({ method: 'PUT', url: '/api/campus-sync/config', payload: { source: { ...restSource(p.url), client_secret: 'wrong' } } })
   const answer = await ops({ method: 'GET', url: '/api/campus-sync/terms' })
   t.equal(answer.statusCode, 502)
-  t.match(answer.json().error, /could not be read/)
+  t.same(answer.json(), {
+    success: false, statusCode: 502, code: 'ADKS_SYNC_SOURCE_UNREADABLE',
+    error: `The campus sync source could not be read; quote request id ${String(answer.headers['x-request-id'])} when reporting it`,
+  }, "the feed's own error stays out of the answer")
+  const logged = logs.lines.map((line) => JSON.parse(line)).find((entry) => entry.reqId === answer.headers['x-request-id'] && entry.err)
+  // pino writes the cause after the error's own message: "...could not be read: <what the feed said>".
+  const detail = /^The campus sync source could not be read: (.+)$/.exec(String(logged?.err?.message))?.[1]
+  t.ok(detail, `what the feed said is logged with the request id (${String(detail)})`)
+  t.equal(logged?.err?.code, 'ADKS_SYNC_SOURCE_UNREADABLE')
+  t.notOk(answer.body.includes(String(detail)), 'and only there')
 })
 
 t.test('only holders of manage_jobs, signed in, reach the routes', async (t) => {

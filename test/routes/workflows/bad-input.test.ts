@@ -64,10 +64,12 @@ t.test('deciding on a draft, and bad entity bodies', async (t) => {
     const res = await d.callers.una({ method: 'POST', url: base, payload })
     t.equal(res.statusCode, 400, `create with ${label}: 400`)
     t.match(res.json().error, message, `create with ${label}: named`)
+    t.equal(res.json().code, 'ADKS_VALIDATION_FAILED', `create with ${label}: named`)
   }
   const put = await d.callers.una({ method: 'PUT', url: `${base}/${path(draft._id)}`, payload: { status: 'approved' } })
   t.equal(put.statusCode, 400, 'an update may not set the status')
   t.match(put.json().error, /unknown field 'status'/)
+  t.equal(put.json().code, 'ADKS_VALIDATION_FAILED')
   const listed = await d.callers.una({ method: 'GET', url: base })
   t.same(listed.json().items.map((e: { _id: string; status: string }) => [e._id, e.status]), [[draft._id, 'draft']], 'only the draft, still a draft')
   t.equal((await d.callers.una({ method: 'GET', url: `${base}?student[$ne]=x` })).statusCode, 400, 'a nested query parameter is refused')

@@ -44,6 +44,7 @@ t.test('the nominee on an awards committee of three is not asked, is refused if 
   const handed = await delegateTo(d, 'award_nominations', 'cora', id, d.ids.cal)
   t.equal(handed.statusCode, 403, 'no one delegates to the nominee')
   t.match(handed.json().error, /conflict of interest/)
+  t.equal(handed.json().code, 'ADKS_PERMISSION_DENIED')
   for (const who of ['cora', 'cyd'] as const) await ok(t, await decide(d, 'award_nominations', who, id, 'approve'), 200, `${who} approves`)
   const after = await instanceOf(d, instance)
   t.equal(after.current_stage, 'department', 'the quorum of the two asked completes the stage')
@@ -58,6 +59,7 @@ t.test('a nominator on the committee is not asked and is refused (403: the nomin
   const tried = await decide(d, 'award_nominations', 'cal', id, 'approve', { stage: 'committee' })
   t.equal(tried.statusCode, 403)
   t.match(tried.json().error, /own submission/)
+  t.equal(tried.json().code, 'ADKS_PERMISSION_DENIED')
 })
 
 t.test('a fellowship applicant on the committee is not asked and is refused; too few others left is a 409 at submit naming the role', async (t) => {
@@ -72,6 +74,7 @@ t.test('a fellowship applicant on the committee is not asked and is refused; too
   const tried = await decide(d, 'fellowships', 'gabe', id, 'approve', { stage: 'committee' })
   t.equal(tried.statusCode, 403)
   t.match(tried.json().error, /own submission/)
+  t.equal(tried.json().code, 'ADKS_PERMISSION_DENIED')
 
   // An admin applying for someone else (a second admin decides the last stage): the applicant is then
   // not the submitter, and is still left out.
@@ -82,6 +85,7 @@ t.test('a fellowship applicant on the committee is not asked and is refused; too
   const byApplicant = await decide(d, 'fellowships', 'gabe', forGabe.id, 'approve', { stage: 'committee' })
   t.equal(byApplicant.statusCode, 403)
   t.match(byApplicant.json().error, /conflict of interest/)
+  t.equal(byApplicant.json().code, 'ADKS_PERMISSION_DENIED')
 
   await setGroup(t, d, 'Fellowship committee', ['cal', 'gabe'])
   const { base } = spec('fellowships')
@@ -89,6 +93,7 @@ t.test('a fellowship applicant on the committee is not asked and is refused; too
   const refused = await d.callers.gabe({ method: 'POST', url: `${base}/${path(draft._id)}/submit` })
   t.equal(refused.statusCode, 409, 'a quorum of 2 with one other member cannot be met')
   t.match(refused.json().error, /committee_member/)
+  t.equal(refused.json().code, 'ADKS_WORKFLOW_CONFLICT')
   t.equal((await d.callers.gabe({ method: 'GET', url: `${base}/${path(draft._id)}` })).json().status, 'draft', 'no instance was started')
 })
 
@@ -114,6 +119,7 @@ t.test('a student on the committee group a milestone stage names is left out of 
   const tried = await decide(d, 'graduate_milestones', 'gabe', id, 'approve', { stage: 'committee' })
   t.equal(tried.statusCode, 403)
   t.match(tried.json().error, /conflict of interest/)
+  t.equal(tried.json().code, 'ADKS_PERMISSION_DENIED')
   for (const who of ['cal', 'cora'] as const) await ok(t, await decide(d, 'graduate_milestones', who, id, 'approve'), 200, `${who} approves`)
   t.same(pendingIn(await instanceOf(d, instance)), [userIdForEmail('abe@dept.edu')], 'the department stage asks the admin who did not submit')
 })
@@ -130,6 +136,7 @@ t.test('an admin the nomination is about is not asked and cannot override, with 
   const override = await decide(d, 'award_nominations', abe, id, 'approve', { override: true, comment: 'I am an admin' })
   t.equal(override.statusCode, 403, 'an override does not lift the conflict')
   t.match(override.json().error, /conflict of interest/)
+  t.equal(override.json().code, 'ADKS_PERMISSION_DENIED')
   t.equal((await decide(d, 'award_nominations', abe, id, 'reject', { comment: 'no' })).statusCode, 403, 'nor does a plain decision')
   t.match(await ok(t, await decide(d, 'award_nominations', 'admin', id, 'approve'), 200, 'the other admin decides'), { instance: { status: 'approved' } })
 })

@@ -33,10 +33,12 @@ t.test('a plan under review does not change, between stages too: PUT and DELETE 
       const put = await caller({ method: 'PUT', url: planUrl(d.plan), payload: { plan_name: 'Sneaky' } })
       t.equal(put.statusCode, 409, `${label}: PUT by the ${who}`)
       t.match(put.json().error, started.id, `${label}: the refusal names the review`)
+      t.equal(put.json().code, 'ADKS_PLAN_UNDER_REVIEW', `${label}: the refusal names the review`)
     }
     const removal = await d.callers.una({ method: 'DELETE', url: planUrl(d.plan) })
     t.equal(removal.statusCode, 409, `${label}: DELETE`)
     t.match(removal.json().error, started.id)
+    t.equal(removal.json().code, 'ADKS_PLAN_UNDER_REVIEW')
   }
   await check('first stage')
   t.equal((await decide(d, 'major_plans', 'fay', started.id, 'approve')).statusCode, 200, 'the advisor approves')
@@ -45,6 +47,7 @@ t.test('a plan under review does not change, between stages too: PUT and DELETE 
   const second = await d.callers.una({ method: 'POST', url: base, payload: { plan: d.plan } })
   t.equal(second.statusCode, 409, 'one review of a plan at a time')
   t.match(second.json().error, started.id)
+  t.equal(second.json().code, 'ADKS_PLAN_UNDER_REVIEW')
 
   t.equal((await d.callers.una({ method: 'POST', url: `${base}/${path(started.id)}/withdraw` })).statusCode, 200, 'withdrawn')
   const put = await d.callers.una({ method: 'PUT', url: planUrl(d.plan), payload: { plan_name: 'Five years' } })
@@ -52,6 +55,7 @@ t.test('a plan under review does not change, between stages too: PUT and DELETE 
   const removal = await d.callers.una({ method: 'DELETE', url: planUrl(d.plan) })
   t.equal(removal.statusCode, 409, 'a reviewed plan stays with its reviews')
   t.match(removal.json().error, /stays with its reviews/)
+  t.equal(removal.json().code, 'ADKS_PLAN_UNDER_REVIEW')
 })
 
 t.test('changing an approved plan voids the approval: the plan no longer carries it, its history says so, and a new review approves it again', async (t) => {
