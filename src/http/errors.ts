@@ -8,7 +8,7 @@ export const ErrorBody = Type.Object({
   success: Type.Literal(false),
   error: Type.String({ description: 'What went wrong, naming the field or credential at fault; a 5xx gives the request id to quote' }),
   statusCode: Type.Integer(),
-  code: Type.String({ description: 'The condition, a stable name clients match on (docs/errors.md lists them)', pattern: '^ADKS_[A-Z_]+$' }),
+  code: Type.Unsafe<ErrorCode>({ type: 'string', enum: Object.keys(errorTable), description: 'The condition, a stable name clients match on (docs/errors.md says what each means)' }),
 }, { $id: 'ErrorBody', title: 'Error' })
 
 /** Fastify's own client errors keep their status, with messages that do not echo parser internals. */

@@ -97,6 +97,7 @@ t.test('PUT /api/users/:id {role}: effective at the user\'s next request, audite
     const res = await admin({ method: 'PUT', url: `/api/users/${enc(id)}`, payload: payload as object })
     t.equal(res.statusCode, status, `${id} ${JSON.stringify(payload)}`)
     t.match(res.json().error, error)
+    t.equal(res.json().code, status === 404 ? 'ADKS_RECORD_NOT_FOUND' : 'ADKS_VALIDATION_FAILED', `${id} ${JSON.stringify(payload)}: code`)
   }
   t.equal((await admin({ method: 'GET', url: `/api/users/${enc(adaId)}` })).json().role, 'student', 'no refused change took effect')
 

@@ -55,11 +55,13 @@ t.test('bad enrollment writes are refused with a message naming the problem, and
     ['a faculty id as the enrollment', 'PUT', `/api/enrollments/${path(ids.fay)}`, { grade: 'A' }, 400, /'id' must be the id of an Enrollment/],
     ['an enrollment that does not exist', 'PUT', '/api/enrollments/Enrollment%2Fnone', { grade: 'A' }, 404, /Enrollment\/none not found/],
   ]
+  const codes: Record<number, string> = { 400: 'ADKS_VALIDATION_FAILED', 404: 'ADKS_RECORD_NOT_FOUND', 409: 'ADKS_DUPLICATE_RECORD' }
   for (const [label, method, url, payload, status, message] of refusals) {
     const before = (await auditEntries()).length
     const res = await admin({ method, url, payload })
     t.equal(res.statusCode, status, label)
     t.match(res.json().error, message, label)
+    t.equal(res.json().code, label === 'a student that does not exist' ? 'ADKS_REFERENCE_NOT_FOUND' : codes[status], `${label}: code`)
     const added = (await auditEntries()).slice(before)
     t.equal(added.length, 1, `${label}: audited once`)
     t.match(added[0], { action: method === 'POST' ? 'create' : 'update', success: false, statusCode: status }, label)

@@ -84,10 +84,12 @@ t.test('a non-admin edits only the self-editable fields of their own profile', a
     [una, ids.undergrad, { class_year: 2030 }, 403, /'class_year'/],
     [fay, ids.advisor, { bio: 'stale', _version: 1 }, 409, /version/],
   ]
+  const codes: Record<number, string> = { 400: 'ADKS_VALIDATION_FAILED', 403: 'ADKS_PERMISSION_DENIED', 409: 'ADKS_VERSION_CONFLICT' }
   for (const [inject, id, payload, status, message] of refusals) {
     const res = await put(inject, id, payload)
     t.equal(res.statusCode, status, JSON.stringify(payload))
     t.match(res.json().error, message)
+    t.equal(res.json().code, codes[status], `${JSON.stringify(payload)}: code`)
   }
   const after = (await admin({ method: 'GET', url: url(ids.advisor) })).json()
   t.equal(after.first_name, 'Fay')
