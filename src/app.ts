@@ -142,7 +142,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     frameworkErrors,
-    return503OnClosing: true,
+    // The request gate refuses requests that arrive while the instance drains, with a coded answer.
+    return503OnClosing: false,
     schemaController: { compilersFactory: { buildSerializer: answerSerializers() } },
     pluginTimeout: 30_000,
     routerOptions: { maxParamLength: 300 },

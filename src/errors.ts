@@ -62,6 +62,7 @@ export const errorTable = {
   ADKS_CACHE_UNAVAILABLE: { status: 503, condition: 'The response cache cannot be cleared or read for an admin request', headers: retrySoon },
   ADKS_JOBS_UNAVAILABLE: { status: 503, condition: 'The job queue (Redis) does not answer', headers: retrySoon },
   ADKS_AUDIT_UNAVAILABLE: { status: 503, condition: 'The access or change could not be written to the audit log, so its answer is withheld', headers: retrySoon },
+  ADKS_SHUTTING_DOWN: { status: 503, condition: 'The instance is shutting down and did not serve the request; send it again', headers: retrySoon },
   ADKS_NOT_READY: { status: 503, condition: '/ready: a backing service (store or Redis) does not answer; the body names which', headers: retrySoon },
 } as const satisfies Record<`ADKS_${string}`, Condition>
 
@@ -142,3 +143,4 @@ export const SyncSourceUnreadable = coded('ADKS_SYNC_SOURCE_UNREADABLE')
 export const SharedStateUnavailable = coded('ADKS_SHARED_STATE_UNAVAILABLE')
 export const CacheUnavailable = coded('ADKS_CACHE_UNAVAILABLE')
 export const JobsUnavailable = coded('ADKS_JOBS_UNAVAILABLE')
+export const ShuttingDown = coded('ADKS_SHUTTING_DOWN')

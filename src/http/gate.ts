@@ -2,6 +2,7 @@ import fastifyRateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
+import { ShuttingDown } from '../errors.js'
 import { rateLimitOptions, resetAt, type RateLimits } from './rate-limit.js'
 
 export interface GateOptions {
@@ -31,8 +32,17 @@ async function gate(app: FastifyInstance, { limits, redis }: GateOptions) {
     limitUnrouted.call(app, request, reply).then(() => done(), done)
   }
 
+  // A request that reaches the instance while it drains (on a kept-alive connection) is refused here, as
+  // Fastify's return503OnClosing would, but with a code and the request id (app.ts turns that option off).
+  let draining = false
+  app.addHook('preClose', (done) => {
+    draining = true
+    done()
+  })
+
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
+    if (draining) return done(new ShuttingDown('The service is shutting down and did not serve this request; send it again'))
     let pending: void | Promise<void>
     try {
       pending = access.identify(request)

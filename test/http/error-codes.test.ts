@@ -1,9 +1,13 @@
+import { once } from 'node:events'
+import { connect } from 'node:net'
 import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
 import t from 'tap'
 import { buildApp } from '../../src/app.js'
 import { allow } from '../../src/auth/permissions.js'
 import { loadConfig } from '../../src/config.js'
 import { errorTable } from '../../src/errors.js'
+import { listen } from '../auth/support.js'
 import { buildTestApp } from '../helpers/app.js'
 import { documentedCodes, errorCodeCheck, uncoded } from '../helpers/error-codes.js'
 import { tempDir } from '../helpers/temp-dir.js'
@@ -70,4 +74,44 @@ t.test("Fastify's own refusals carry codes too", async (t) => {
   t.equal(notJson.json().code, 'ADKS_BODY_MALFORMED')
   const plain = await admin({ method: 'POST', url: '/api/courses', headers: { 'content-type': 'text/plain' }, payload: 'x' })
   t.equal(plain.json().code, 'ADKS_MEDIA_TYPE_UNSUPPORTED')
+})
+
+t.test('a request that reaches an instance while it drains is refused with a code', async (t) => {
+  // Events, not delays, order the steps: the first request has passed every onRequest hook (its body is
+  // awaited), and the close has run its preClose hooks, before the second request is sent.
+  let inFlight!: () => void
+  const reachedBody = new Promise<void>((resolve) => { inFlight = resolve })
+  let draining!: () => void
+  const closing = new Promise<void>((resolve) => { draining = resolve })
+  const watch = async (app: FastifyInstance) => {
+    app.addHook('preParsing', async (request) => { if (request.method === 'POST') inFlight() })
+    app.addHook('preClose', async () => { draining() })
+  }
+  const { app, token } = await buildTestApp(t, {}, { plugins: [fp(watch)] })
+  const port = await listen(app)
+  const bearer = `Bearer ${await token('admin@dept.example.edu', 'admin')}`
+  const socket = connect(port, '127.0.0.1')
+  t.teardown(() => socket.destroy())
+  let received = ''
+  socket.on('data', (chunk: Buffer) => { received += chunk.toString() })
+  await once(socket, 'connect')
+  const body = JSON.stringify({ course_code: 'DRAIN 101', title: 'In flight' })
+  socket.write(`POST /api/courses HTTP/1.1\r\nhost: x\r\nauthorization: ${bearer}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 5)}`)
+  await reachedBody
+  const closed = app.close()
+  await closing
+  // The rest of the first body, then a second request on the same kept-alive connection.
+  socket.write(`${body.slice(5)}GET /api/courses HTTP/1.1\r\nhost: x\r\nauthorization: ${bearer}\r\n\r\n`)
+  await closed
+  if (!socket.closed) await once(socket, 'close')
+  const answers = received.split(/(?=HTTP\/1\.1 )/)
+  t.match(answers[0], /^HTTP\/1\.1 201 /, 'the request in flight is served')
+  const refused = answers[1] ?? ''
+  t.match(refused, /^HTTP\/1\.1 503 /, 'the one after the close began is refused')
+  t.match(refused, /\r\nretry-after: 5\r\n/i)
+  const id = /\r\nx-request-id: ([^\r]+)\r\n/i.exec(refused)?.[1]
+  t.same(JSON.parse(refused.slice(refused.indexOf('\r\n\r\n') + 4)), {
+    success: false, statusCode: 503, code: 'ADKS_SHUTTING_DOWN',
+    error: `The service is shutting down and did not serve this request; send it again; quote request id ${String(id)} when reporting it`,
+  })
 })
