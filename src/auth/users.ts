@@ -1,30 +1,15 @@
 import { RecordNotFound, WriteContended, hasStatus } from '../errors.js'
-import type { ApiRecord, RecordService } from '../records/service.js'
+import type { RecordService } from '../records/service.js'
+import type { Group, User } from '../schema/generated/records.js'
 import { where, type Filter, type Store } from '../store/port.js'
 import { isPermission, roleDefaults, type Permission, type Role } from './permissions.js'
 import type { SamlIdentity } from './saml/attributes.js'
 import { roleAfterSignIn, roleFromAffiliation } from './saml/roles.js'
 import type { IdTokenClaims } from './tokens.js'
 
-export interface UserRecord extends ApiRecord {
-  email: string
-  role: Role
-  campus_id?: string
-  first_name?: string
-  last_name?: string
-  display_name?: string
-  affiliation?: string[]
-  department?: string
-  saml_authenticated?: boolean
-  role_set_at?: string
-  last_login_at?: string
-}
-
-export interface GroupRecord extends ApiRecord {
-  name: string
-  permissions: string[]
-  members: string[]
-}
+/** A user as stored: the User class's type, generated from schema/identity.json. */
+export type UserRecord = User
+export type GroupRecord = Group
 
 export interface Access {
   readonly permissions: ReadonlySet<Permission>
@@ -79,7 +64,7 @@ export class UserService {
       try {
         user = await this.records.create('User', {
           email: claims.email, role: claims.role_grant, role_set_at: new Date(claims.iat * 1000).toISOString(),
-        }, { key: claims.sub.slice('User/'.length) }) as UserRecord
+        }, { key: claims.sub.slice('User/'.length) })
       } catch (error) {
         if (!hasStatus(error, 409)) throw error
         user = await this.byId(claims.sub)
@@ -121,11 +106,11 @@ export class UserService {
         const role = roleAfterSignIn(existing.role, mapped)
         return await this.records.update(existing._id, {
           ...fields, ...(role !== existing.role ? { role, role_set_at: stamp } : {}),
-        }) as UserRecord
+        }, { className: 'User' })
       }
       try {
         return await this.records.create('User', { ...fields, campus_id: identity.netid, role: mapped, role_set_at: stamp },
-          { key: userKeyForNetid(identity.netid) }) as UserRecord
+          { key: userKeyForNetid(identity.netid) })
       } catch (error) {
         // Another sign-in of the same person created the record first: update that one instead.
         if (!hasStatus(error, 409)) throw error
@@ -135,7 +120,7 @@ export class UserService {
   }
 
   async setRole(user: UserRecord, role: Role, at = new Date()): Promise<UserRecord> {
-    return await this.records.update(user._id, { role, role_set_at: at.toISOString() }) as UserRecord
+    return await this.records.update(user._id, { role, role_set_at: at.toISOString() }, { className: 'User' })
   }
 
   /** A page of users by email, for administration. */

@@ -84,7 +84,7 @@ export function noticingStore(inner: Store, counts: WriteCounts, announce: Annou
     collection<T extends Doc = Doc>(name: string): Collection<T> {
       let found = collections.get(name)
       if (!found) collections.set(name, (found = new NoticingCollection(inner.collection(name), announce)))
-      return found as unknown as Collection<T>
+      return found as Collection<T>
     },
     ensureIndexes: (collection, indexes) => inner.ensureIndexes(collection, indexes),
     ping: () => inner.ping(),

@@ -68,7 +68,7 @@ export async function fetchCapped(url: URL, request: CappedRequest): Promise<Cap
   let size = 0
   try {
     if (response.body) {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      for await (const chunk of response.body) {
         size += chunk.byteLength
         if (size > request.maxBytes) {
           await response.body.cancel().catch(() => undefined)

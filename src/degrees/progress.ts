@@ -1,4 +1,4 @@
-import { auditDegree, type AuditEnrollment, type AuditGroup, type AuditResult, type AuditRule } from '../domain/degree-audit/index.js'
+import { auditDegree, type AuditEnrollment, type AuditGroup, type AuditResult } from '../domain/degree-audit/index.js'
 import { DegreeNotChosen, RecordNotFound, ReferenceNotFound } from '../errors.js'
 import type { Enrollments } from '../privacy/enrollments.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
@@ -57,7 +57,7 @@ export class DegreeProgress {
     const ids = [...new Set([...enrollments.map((e) => String(e.course)), ...planned.map((p) => p.course), ...ruleCourses])]
     const courses = new Map((await this.records.find(this.course, { _id: { $in: ids } })).map((c) => [c._id, c]))
     const course_codes = Object.fromEntries([...courses].map(([id, c]) => [id, String(c.course_code)]))
-    const auditGroups: AuditGroup[] = groups.map((g) => ({ _id: g._id, name: g.name, rules: g.rules.map(auditRule) }))
+    const auditGroups: AuditGroup[] = groups.map((g) => ({ _id: g._id, name: g.name, rules: g.rules }))
     const taken = enrollments.map((e) => auditEnrollment(e, courses.get(String(e.course))))
     const result = auditDegree({ groups: auditGroups, enrollments: taken, course_codes })
 
@@ -118,10 +118,6 @@ export class DegreeProgress {
 
 function creditsOf(course: ApiRecord | undefined): number {
   return typeof course?.credits === 'number' ? course.credits : 0
-}
-
-function auditRule(rule: ApiRecord): AuditRule {
-  return rule as unknown as AuditRule
 }
 
 function auditEnrollment(enrollment: ApiRecord, course: ApiRecord | undefined): AuditEnrollment {

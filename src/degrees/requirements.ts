@@ -1,4 +1,5 @@
 import type { ApiRecord, RecordService } from '../records/service.js'
+import type { RequirementRule } from '../schema/generated/records.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 
 export interface RequirementGroupWithRules {
@@ -7,7 +8,7 @@ export interface RequirementGroupWithRules {
   readonly order?: number
   readonly description?: string
   /** The group's rule records, in the group's list order. */
-  readonly rules: readonly ApiRecord[]
+  readonly rules: readonly RequirementRule[]
 }
 
 /** Groups without an order come after the ordered ones; ties go by name, then id, so the order is total. */
@@ -19,8 +20,8 @@ function byOrder(a: ApiRecord, b: ApiRecord): number {
 
 /** A degree's requirements as the audit and the degree detail read them: groups in order, rules expanded. */
 export class DegreeRequirements {
-  private readonly group: ClassDef
-  private readonly rule: ClassDef
+  private readonly group: ClassDef<'RequirementGroup'>
+  private readonly rule: ClassDef<'RequirementRule'>
 
   constructor(private readonly records: RecordService, schema: CompiledSchema) {
     this.group = schema.class('RequirementGroup')!
@@ -42,7 +43,7 @@ export class DegreeRequirements {
       ...(typeof g.order === 'number' ? { order: g.order } : {}),
       ...(typeof g.description === 'string' ? { description: g.description } : {}),
       // A rule cannot be deleted while a group lists it, so every id is found; the filter is for the types.
-      rules: (Array.isArray(g.rules) ? g.rules.map(String) : []).map((id) => rules.get(id)).filter((r): r is ApiRecord => r !== undefined),
+      rules: (Array.isArray(g.rules) ? g.rules.map(String) : []).map((id) => rules.get(id)).filter((r): r is RequirementRule => r !== undefined),
     }))
   }
 }

@@ -38,7 +38,7 @@ async function docs(app: FastifyInstance, { publicUrl, tags }: { publicUrl: stri
     // Built once, on the first request for the document, after every route is registered.
     transformObject: (built) => {
       const { openapiObject } = built as { openapiObject: ReturnType<SwaggerTransformObject> }
-      const doc = openapiObject as unknown as OpenApiDocument
+      const doc = openapiObject as OpenApiDocument
       completeOperations(doc, unthrottled)
       hoistComponents(doc, classComponents(app.schema))
       return openapiObject

@@ -11,7 +11,7 @@ export function lazy<F extends (...args: never[]) => unknown>(compile: () => F):
     compiled ??= compile()
     const result = compiled(...args)
     // Ajv-style validators report their errors on the function itself.
-    run.errors = (compiled as unknown as { errors?: unknown }).errors
+    run.errors = (compiled as F & { errors?: unknown }).errors
     return result
   }) as Compiled<F> & { errors?: unknown }
   return run

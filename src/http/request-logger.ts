@@ -46,4 +46,4 @@ class RequestLogger {
 
 /** Fastify's `childLoggerFactory`: request loggers whose pino child is made on first use. */
 export const requestLoggers: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) =>
-  new RequestLogger(logger, bindings, options) as unknown as FastifyBaseLogger
+  new RequestLogger(logger, bindings, options) as FastifyBaseLogger

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifySchema } from 'fastify'
 import type { FastifyValidationResult } from 'fastify/types/schema.js'
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js'
-import type { ErrorObject } from 'ajv'
 import { createAjv, describeError } from '../schema/ajv.js'
 import { lazy } from './lazy-compile.js'
 
@@ -19,7 +18,7 @@ export function installValidation(app: FastifyInstance): void {
     lazy(() => (httpPart === 'body' ? strict : coercing).compile(schema as FastifySchema & object)) as FastifyValidationResult)
   app.setSchemaErrorFormatter((errors: FastifySchemaValidationError[], dataVar: string) => {
     const [first] = errors
-    let detail = first ? describeError(first as unknown as ErrorObject) : 'invalid'
+    let detail = first ? describeError(first) : 'invalid'
     if (dataVar !== 'body') detail = detail.replace(/^unknown field/, 'unknown parameter')
     return new Error(`Invalid ${partNames[dataVar] ?? dataVar}: ${detail}`)
   })

@@ -2,6 +2,7 @@ import { gradePoints } from '../domain/grades.js'
 import { compareTerms } from '../domain/terms.js'
 import { RecordNotFound, ValidationFailed, hasStatus } from '../errors.js'
 import type { ApiRecord, CreateOutcome, RecordService } from '../records/service.js'
+import type { Course, Enrollment } from '../schema/generated/records.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 
 type Fields = Record<string, unknown>
@@ -17,8 +18,8 @@ function byTermThenCourse(a: ApiRecord, b: ApiRecord): number {
  * when left out), and a section belongs to the enrollment's course and term.
  */
 export class Enrollments {
-  private readonly cls: ClassDef
-  private readonly courseCls: ClassDef
+  private readonly cls: ClassDef<'Enrollment'>
+  private readonly courseCls: ClassDef<'Course'>
   private readonly sectionCls: ClassDef
 
   constructor(private readonly records: RecordService, schema: CompiledSchema) {
@@ -27,7 +28,7 @@ export class Enrollments {
     this.sectionCls = schema.class('Section')!
   }
 
-  async ofStudent(studentId: string): Promise<ApiRecord[]> {
+  async ofStudent(studentId: string): Promise<Enrollment[]> {
     return (await this.records.find(this.cls, { student: studentId })).sort(byTermThenCourse)
   }
 
@@ -36,7 +37,7 @@ export class Enrollments {
   }
 
   /** The courses these enrollments are in, by id. */
-  async coursesOf(enrollments: readonly ApiRecord[]): Promise<Map<string, ApiRecord>> {
+  async coursesOf(enrollments: readonly ApiRecord[]): Promise<Map<string, Course>> {
     const ids = [...new Set(enrollments.map((e) => String(e.course)))]
     const courses = await this.records.find(this.courseCls, { _id: { $in: ids } })
     return new Map(courses.map((course) => [course._id, course]))

@@ -12,7 +12,7 @@ import type { PublicationDeps } from './import.js'
 export async function runCitationRefresh(deps: PublicationDeps, context: Pick<JobContext, 'signal' | 'progress'>): Promise<{ publications: number; updated: number; requests: number }> {
   const now = deps.now ?? (() => new Date())
   try {
-    const all = (await deps.records.find(deps.schema.class('Publication')!, { source_id: { $exists: true } })) as unknown as StoredPublication[]
+    const all: StoredPublication[] = await deps.records.find(deps.schema.class('Publication')!, { source_id: { $exists: true } })
     const bySourceId = new Map<string, StoredPublication[]>()
     for (const publication of all) bySourceId.set(publication.source_id!, [...(bySourceId.get(publication.source_id!) ?? []), publication])
     let updated = 0

@@ -60,7 +60,7 @@ export async function runPublicationImport(deps: PublicationDeps, request: { per
     const authors: DepartmentAuthor[] = everyone.map((p) => ({ _id: p._id, openalex_id: p.bibliography_source_id as string | undefined, orcid: p.researcher_registry_id as string | undefined }))
     const rejected = await deps.records.find(deps.schema.class('RejectedWork')!, {})
     const rejections = { workIds: new Set(rejected.map((r) => String(r.work_id))), dois: new Set(rejected.flatMap((r) => (typeof r.doi === 'string' ? [r.doi] : []))) }
-    const existing = (await deps.records.find(deps.schema.class('Publication')!, {})) as unknown as StoredPublication[]
+    const existing: StoredPublication[] = await deps.records.find(deps.schema.class('Publication')!, {})
     for (const [index, person] of people.entries()) {
       checkpoint(context.signal)
       await context.progress(Math.round((100 * index) / Math.max(1, people.length)), `importing works of ${person._id}`)
@@ -108,11 +108,11 @@ async function importPerson(
       for (const message of warnings) result.warnings.push({ person: person._id, ...(work ? { work } : {}), message })
     }
     for (const work of plan.create) {
-      const usable = usableFields(deps.schema, 'Publication', 'create', work as unknown as Record<string, unknown>)
+      const usable = usableFields(deps.schema, 'Publication', 'create', work)
       try {
         if (usable.refusal) throw new ValidationFailed(usable.refusal)
         const created = await deps.records.create('Publication', usable.fields)
-        existing.push(created as unknown as StoredPublication)
+        existing.push(created)
         result.created++
         warn(work.source_id, usable.warnings)
       } catch (error) {
@@ -129,8 +129,8 @@ async function importPerson(
         result.unchanged++
         continue
       }
-      const updated = await deps.records.update(_id, usable.fields)
-      existing.splice(existing.findIndex((p) => p._id === _id), 1, updated as unknown as StoredPublication)
+      const updated = await deps.records.update(_id, usable.fields, { className: 'Publication' })
+      existing.splice(existing.findIndex((p) => p._id === _id), 1, updated)
       result.updated++
     }
   }

@@ -1,4 +1,5 @@
 import { type AppError, DuplicateRecord, PermissionDenied, RecordNotFound, ValidationFailed, VersionConflict, WriteContended, isAppError, withHeaders } from '../errors.js'
+import type { RecordTypes } from '../schema/generated/records.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 import { keyFields, makeKey } from '../schema/keys.js'
 import { idKeyPattern } from '../schema/typebox.js'
@@ -12,6 +13,12 @@ export interface ApiRecord extends Doc {
   _created_at: string
   _updated_at: string
 }
+
+/**
+ * The records of the class named `N`: its type generated from the class schema when the code names the
+ * class, else any record. What the store holds passed the validators derived from the same schema.
+ */
+export type RecordOf<N extends string> = N extends keyof RecordTypes ? RecordTypes[N] : ApiRecord
 
 /** What a write touched: the collection and the record. */
 export interface Change {
@@ -59,10 +66,10 @@ function refusal(error: unknown): AppError {
   throw error
 }
 
-function strip(doc: Doc): ApiRecord {
-  const record = { ...doc }
+function strip<T extends Doc>(doc: T): T {
+  const record: Doc = { ...doc }
   for (const field of internalFields) delete record[field]
-  return record as ApiRecord
+  return record as T
 }
 
 /**
@@ -100,11 +107,18 @@ export class RecordService {
     for (const listener of this.listeners) listener(change)
   }
 
-  collectionOf(cls: ClassDef): Collection<ApiRecord> {
-    return this.store.collection<ApiRecord>(cls.metadata.collection!)
+  collectionOf<N extends string>(cls: ClassDef<N>): Collection<RecordOf<N>> {
+    return this.store.collection<RecordOf<N>>(cls.metadata.collection!)
   }
 
-  private storedClass(className: string): ClassDef {
+  /** The stored class of the id; with `className`, only if it is that class or one of its subclasses. */
+  private classOfId<N extends string>(id: string, className?: N): ClassDef<N> | undefined {
+    const cls = this.schema.classOfId(id)
+    const fits = cls && (className === undefined || cls.name === className || cls.ancestors.includes(className))
+    return fits ? cls as ClassDef<N> : undefined
+  }
+
+  private storedClass<N extends string>(className: N): ClassDef<N> {
     const cls = this.schema.class(className)
     if (!cls || cls.abstract || cls.subdocument || !cls.metadata.collection) throw new ValidationFailed(`unknown record type ${className}`)
     return cls
@@ -116,8 +130,9 @@ export class RecordService {
     return new DuplicateRecord(`another ${owner} already has this ${error.fields.join(' and ')}`)
   }
 
-  async get(id: string): Promise<ApiRecord | null> {
-    const cls = this.schema.classOfId(id)
+  /** With `className`, null also when the id names a record of another class. */
+  async get<N extends string = string>(id: string, className?: N): Promise<RecordOf<N> | null> {
+    const cls = this.classOfId(id, className)
     if (!cls) return null
     return this.collectionOf(cls).findById(id, { omit: internalFields })
   }
@@ -134,12 +149,12 @@ export class RecordService {
     return { items, total }
   }
 
-  async find(cls: ClassDef, filter: Filter, options: FindOptions = {}): Promise<ApiRecord[]> {
+  async find<N extends string>(cls: ClassDef<N>, filter: Filter, options: FindOptions = {}): Promise<RecordOf<N>[]> {
     return this.collectionOf(cls).find(filter, { ...options, omit: internalFields })
   }
 
   /** `key` fixes the identifier instead of deriving it from the @key (seeding, syncs by natural key). */
-  async create(className: string, input: unknown, options: { key?: string } = {}): Promise<ApiRecord> {
+  async create<N extends string>(className: N, input: unknown, options: { key?: string } = {}): Promise<RecordOf<N>> {
     const cls = this.storedClass(className)
     const { id, fields, refs } = this.prepare(cls, input, options.key)
     await assertReferencesExist(this.store, this.schema, refs)
@@ -243,8 +258,10 @@ export class RecordService {
     return { id: `${cls.name}/${key ?? makeKey(cls, fields)}`, fields, refs: referencesIn(this.schema, cls, fields) }
   }
 
-  private document(cls: ClassDef, id: string, fields: Readonly<Record<string, unknown>>, stamp: string): ApiRecord {
-    return { _id: id, type: cls.name, ...fields, _version: 1, _created_at: stamp, _updated_at: stamp, ...derivedFields(cls, fields) } as ApiRecord
+  private document<N extends string>(cls: ClassDef<N>, id: string, fields: Readonly<Record<string, unknown>>, stamp: string): RecordOf<N> {
+    const doc: ApiRecord = { _id: id, type: cls.name, ...fields, _version: 1, _created_at: stamp, _updated_at: stamp, ...derivedFields(cls, fields) }
+    // `prepare` validated the fields against the class's schema, which RecordOf<N> is generated from.
+    return doc as RecordOf<N>
   }
 
   /**
@@ -253,9 +270,12 @@ export class RecordService {
    * never overwrite each other unseen, because each write is a compare-and-set on `_version`. A field of
    * the id changes only where the class lets it be corrected (`correctable_key`) and the caller may
    * (`correctKey`: an admin); the id stays as minted, so references to the record keep pointing at it.
+   * With `className`, an id of a record of another class is not found.
    */
-  async update(id: string, input: unknown, options: { expectVersion?: number; correctKey?: boolean } = {}): Promise<ApiRecord> {
-    const cls = this.schema.classOfId(id)
+  async update<N extends string = string>(
+    id: string, input: unknown, options: { expectVersion?: number; correctKey?: boolean; className?: N } = {},
+  ): Promise<RecordOf<N>> {
+    const cls = this.classOfId(id, options.className)
     if (!cls) throw new RecordNotFound(`${id} not found`)
     const problem = this.schema.validators.problem(cls.name, 'update', input)
     if (problem) throw new ValidationFailed(problem)
@@ -275,7 +295,7 @@ export class RecordService {
     await assertReferencesExist(this.store, this.schema, referencesIn(this.schema, cls, $set))
     const collection = this.collectionOf(cls)
     for (let attempt = 0; attempt < updateAttempts; attempt++) {
-      const current = await collection.findById(id, { omit: internalFields })
+      const current: ApiRecord | null = await collection.findById(id, { omit: internalFields })
       if (!current) throw new RecordNotFound(`${id} not found`)
       if (expected !== undefined && current._version !== expected) {
         throw withHeaders(new VersionConflict(`${id} is at version ${current._version}, not ${expected}; read it again`), { etag: `"${current._version}"` })

@@ -155,6 +155,8 @@ function mergeMetadata(layers: readonly RawMetadata[]): ClassMetadata {
       } else merged[key] = value
     }
   }
+  // Each key holds a default or what a layer gave, and RawMetadataSchema checked every layer; merged key by
+  // key, the object is only known to be ClassMetadata once every layer is in.
   return merged as unknown as ClassMetadata
 }
 

@@ -31,8 +31,8 @@ export class CompiledSchema {
     this.references = referenceFields(model)
   }
 
-  class(name: string): ClassDef | undefined {
-    return this.model.classes.get(name)
+  class<N extends string>(name: N): ClassDef<N> | undefined {
+    return this.model.classes.get(name) as ClassDef<N> | undefined
   }
 
   /** The stored class an id names, or undefined when the id is malformed or names no stored class. */

@@ -81,8 +81,9 @@ export interface ClassMetadata {
   }
 }
 
-export interface ClassDef {
-  readonly name: string
+/** `N` narrows the name where the code names the class, so the class's records get its generated type. */
+export interface ClassDef<N extends string = string> {
+  readonly name: N
   readonly file: string
   readonly abstract: boolean
   readonly subdocument: boolean

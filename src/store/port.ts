@@ -126,6 +126,10 @@ export interface WriteCounts {
 export interface Store {
   readonly kind: 'embedded' | 'mongodb'
   readonly writeCounts?: WriteCounts
+  /**
+   * The named collection, its documents typed as the caller says: the store checks no shape, so `T` is
+   * the caller's word (RecordService's is the class schema's, whose validators every record passed).
+   */
   collection<T extends Doc = Doc>(name: string): Collection<T>
   /** Creates the indexes if missing; running it again changes nothing. */
   ensureIndexes(collection: string, indexes: readonly IndexSpec[]): Promise<void>

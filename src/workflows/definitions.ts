@@ -33,15 +33,14 @@ export function definitionIdOf(domain: WorkflowDomainKey, version: number): stri
 
 /** Versioned definitions: a definition is never changed; a new version is a new record. */
 export class Definitions {
-  private readonly cls: ClassDef
+  private readonly cls: ClassDef<'Workflow'>
 
   constructor(private readonly records: RecordService, schema: CompiledSchema) {
     this.cls = schema.class('Workflow')!
   }
 
   async byId(id: string): Promise<StoredDefinition | null> {
-    if (!id.startsWith('Workflow/')) return null
-    return await this.records.get(id) as unknown as StoredDefinition | null
+    return this.records.get(id, 'Workflow')
   }
 
   /** The version the instance runs on; a 409 if it was deleted under it. */
@@ -52,28 +51,28 @@ export class Definitions {
   }
 
   async all(): Promise<StoredDefinition[]> {
-    return await this.records.find(this.cls, {}, { sort: [['domain', 1], ['version', 1]] }) as unknown as StoredDefinition[]
+    return this.records.find(this.cls, {}, { sort: [['domain', 1], ['version', 1]] })
   }
 
   /** The domain's newest version, which new instances start on. */
   async current(domain: WorkflowDomainKey): Promise<StoredDefinition> {
     const [newest] = await this.records.find(this.cls, { domain }, { sort: [['version', -1]], limit: 1 })
     if (!newest) throw new WorkflowConflict(`no workflow is defined for ${domain}`)
-    return newest as unknown as StoredDefinition
+    return newest
   }
 
   /** Adds the next version of the domain's workflow. */
   async add(input: DefinitionInput): Promise<StoredDefinition> {
     if (!registry.has(input.domain)) throw new ValidationFailed(`domain: no workflow domain ${String(input.domain)}`)
     const [newest] = await this.records.find(this.cls, { domain: input.domain }, { sort: [['version', -1]], limit: 1 })
-    const version = ((newest?.version as number | undefined) ?? 0) + 1
+    const version = (newest?.version ?? 0) + 1
     const fields = {
       domain: input.domain, name: input.name, version, stages: input.stages,
       ...(input.description !== undefined ? { description: input.description } : {}),
     }
     const refusal = checkDefinition({ _id: definitionIdOf(input.domain, version), ...fields })
     if (refusal) throw new ValidationFailed(refusal.field ? `${refusal.field}: ${refusal.reason}` : refusal.reason)
-    return await this.records.create('Workflow', fields, { key: `${input.domain}-v${version}` }) as unknown as StoredDefinition
+    return this.records.create('Workflow', fields, { key: `${input.domain}-v${version}` })
   }
 
   /** A new version of the definition `id`'s domain; `id` must be a definition, and the domain may not change. */
@@ -83,7 +82,7 @@ export class Definitions {
     if (input.domain !== undefined && input.domain !== existing.domain) {
       throw new ValidationFailed(`domain: ${id} is a workflow of ${existing.domain}; a new version keeps its domain`)
     }
-    return this.add({ ...input, domain: existing.domain as WorkflowDomainKey })
+    return this.add({ ...input, domain: existing.domain })
   }
 
   /** Seeds version 1 of every domain that has no definition; running it again changes nothing. */

@@ -4,6 +4,8 @@
  * and the seeded definitions are all generated from this table.
  */
 
+import type { WorkflowEntity } from '../schema/generated/records.js'
+
 export const workflowDomains = [
   'honors_thesis', 'independent_research', 'fellowships', 'award_nominations', 'major_plans', 'graduate_milestones',
 ] as const
@@ -37,7 +39,7 @@ export interface CrudRoutes {
 
 export interface DomainSpec {
   readonly domain: WorkflowDomainKey
-  readonly entityClass: string
+  readonly entityClass: WorkflowEntity['type']
   /** URL base of the domain's entity routes. */
   readonly base: string
   /** URL of the domain's pending-approvals queue. */

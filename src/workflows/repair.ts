@@ -1,6 +1,6 @@
 import { entityStatusOf, milestoneStatusOf, type WorkflowInstance } from '../domain/workflow/index.js'
 import { WorkflowConflict, WriteContended, hasStatus } from '../errors.js'
-import type { ApiRecord, RecordService } from '../records/service.js'
+import type { RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
 import { instanceIdOf, type Instances } from './persistence.js'
 import { registry, type DomainSpec } from './registry.js'
@@ -37,7 +37,7 @@ export function projection(spec: DomainSpec, entity: Readonly<Record<string, unk
 }
 
 /** What else an approval changes (a major-plan approval marks its plan approved); run again by a repeat, so idempotent. */
-export type OnApproved = (spec: DomainSpec, entity: ApiRecord) => Promise<void>
+export type OnApproved = (spec: DomainSpec, entity: EntityView) => Promise<void>
 
 /**
  * Submitting writes twice, the instance first and then the entity's status; every later action does
@@ -59,15 +59,15 @@ export class Projector {
   /** Brings the entity in step with its instance as it is now; the entity as it then stands. */
   async project(spec: DomainSpec, entityId: string): Promise<EntityView> {
     for (let attempt = 0; attempt < projectAttempts; attempt++) {
-      const entity = await this.records.get(entityId)
+      const entity = await this.records.get(entityId, spec.entityClass)
       if (!entity) throw new WorkflowConflict(`${entityId} no longer exists`)
       const instance = await this.instances.ofEntity(entityId)
       const patch = projection(spec, entity, instance)
-      if (!patch) return entity as unknown as EntityView
+      if (!patch) return entity
       try {
         // Before the entity's write, so a crash between the two leaves the entity for the sweep to finish.
         if (patch.status === 'approved') await this.onApproved(spec, entity)
-        return await this.records.update(entityId, patch, { expectVersion: entity._version }) as unknown as EntityView
+        return await this.records.update(entityId, patch, { expectVersion: entity._version, className: spec.entityClass })
       } catch (error) {
         if (!hasStatus(error, 409)) throw error
       }

@@ -5,7 +5,7 @@ import {
 } from '../domain/workflow/index.js'
 import { PermissionDenied, PlanUnderReview, RecordNotFound, ReferenceNotFound, ValidationFailed, WriteContended } from '../errors.js'
 import type { People } from '../privacy/relations.js'
-import type { ApiRecord, RecordService } from '../records/service.js'
+import type { RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 import { DuplicateKeyError, where, type Filter, type Store } from '../store/port.js'
 import { canSee, checkMayWrite, visibleFilter } from './access.js'
@@ -87,7 +87,7 @@ export class WorkflowService {
     this.catalog = new WorkflowCatalog({ records: deps.records, people: deps.people, definitions: this.definitionsStore, instances: this.instancesStore, approvers: this.approvers })
   }
 
-  private cls(spec: DomainSpec): ClassDef {
+  private cls(spec: DomainSpec): ClassDef<DomainSpec['entityClass']> {
     return this.schema.class(spec.entityClass)!
   }
 
@@ -96,8 +96,8 @@ export class WorkflowService {
   }
 
   /** The entity of the domain, with its instance; 404 when missing or not the caller's to see. */
-  private async visibleEntity(spec: DomainSpec, caller: Caller, id: string): Promise<{ entity: ApiRecord; instance: StoredInstance | null }> {
-    const entity = id.startsWith(`${spec.entityClass}/`) ? await this.records.get(id) : null
+  private async visibleEntity(spec: DomainSpec, caller: Caller, id: string): Promise<{ entity: EntityView; instance: StoredInstance | null }> {
+    const entity = await this.records.get(id, spec.entityClass)
     const instance = entity ? await this.instancesStore.ofEntity(id) : null
     if (!entity || !(await canSee(spec, caller, entity, instance, this.records))) throw new RecordNotFound(`${id} not found`)
     return { entity, instance }
@@ -133,7 +133,7 @@ export class WorkflowService {
     await checkMayWrite(spec, caller, fields, this.records)
     fields.status = 'draft'
     if (domain === 'graduate_milestones') fields.milestone_status = 'not_started'
-    return await this.records.create(spec.entityClass, fields) as unknown as EntityView
+    return await this.records.create(spec.entityClass, fields)
   }
 
   /**
@@ -179,9 +179,9 @@ export class WorkflowService {
       throw new ValidationFailed(`${spec.ownerField}: cannot change; make a new ${spec.entityClass}`)
     }
     const editable = (entity.status === 'draft' && !instance) || (entity.status === 'revision_requested' && instance?.status === 'revision_requested')
-    if (!editable) throw new WorkflowConflictError(`${id} is ${entity.status}; only a draft or one returned for revision is edited`, instance, entity as unknown as EntityView)
+    if (!editable) throw new WorkflowConflictError(`${id} is ${entity.status}; only a draft or one returned for revision is edited`, instance, entity)
     if (domain === 'graduate_milestones' && entity.milestone_status === 'not_started') fields.milestone_status = 'in_progress'
-    return await this.records.update(id, fields, { expectVersion: entity._version }) as unknown as EntityView
+    return await this.records.update(id, fields, { expectVersion: entity._version, className: spec.entityClass })
   }
 
   async remove(domain: WorkflowDomainKey, principal: Principal, id: string): Promise<void> {
@@ -189,14 +189,14 @@ export class WorkflowService {
     const caller = await this.caller(principal)
     const { entity, instance } = await this.visibleEntity(spec, caller, id)
     await checkMayWrite(spec, caller, entity, this.records)
-    if (entity.status !== 'draft' || instance) throw new WorkflowConflictError(`${id} is ${entity.status}; only a draft is deleted`, instance, entity as unknown as EntityView)
+    if (entity.status !== 'draft' || instance) throw new WorkflowConflictError(`${id} is ${entity.status}; only a draft is deleted`, instance, entity)
     await this.records.remove(id)
   }
 
   async get(domain: WorkflowDomainKey, principal: Principal, id: string): Promise<EntityView & { instance?: InstanceSummary }> {
     const spec = domainSpec(domain)
     const { entity, instance } = await this.visibleEntity(spec, await this.caller(principal), id)
-    return { ...(entity as unknown as EntityView), ...(instance ? { instance: summaryOf(instance) } : {}) }
+    return { ...entity, ...(instance ? { instance: summaryOf(instance) } : {}) }
   }
 
   async list(domain: WorkflowDomainKey, principal: Principal, query: ListQuery): Promise<Page<EntityView>> {
@@ -220,7 +220,7 @@ export class WorkflowService {
       this.records.find(this.cls(spec), filter, { sort: [['_created_at', 1], ['_id', 1]], skip: query.offset, limit: query.limit }),
       collection.count(filter),
     ])
-    return { items: items as unknown as EntityView[], total, limit: query.limit, offset: query.offset }
+    return { items, total, limit: query.limit, offset: query.offset }
   }
 
   // ---- actions ---------------------------------------------------------------------------------
@@ -232,7 +232,7 @@ export class WorkflowService {
     return this.submitEntity(spec, caller, entity, body.comment)
   }
 
-  private async submitEntity(spec: DomainSpec, caller: Caller, entity: ApiRecord, comment: string | undefined): Promise<ActionResult> {
+  private async submitEntity(spec: DomainSpec, caller: Caller, entity: EntityView, comment: string | undefined): Promise<ActionResult> {
     await checkMayWrite(spec, caller, entity, this.records)
     const acted = await this.recordSubmission(spec, caller, entity, comment)
     return { entity: await this.projector.project(spec, entity._id), instance: acted.instance }
@@ -242,11 +242,11 @@ export class WorkflowService {
    * The first of a submission's two writes: the instance (started, or resubmitted for the next round).
    * The second, the entity's status, follows from it (Projector.project); see repair.ts for the order.
    */
-  async recordSubmission(spec: DomainSpec, caller: Caller, entity: ApiRecord, comment: string | undefined): Promise<Acted> {
+  async recordSubmission(spec: DomainSpec, caller: Caller, entity: EntityView, comment: string | undefined): Promise<Acted> {
     const existing = await this.instancesStore.ofEntity(entity._id)
     const now = this.now()
     if (!existing) {
-      if (entity.status !== 'draft') throw new WorkflowConflictError(`${entity._id} is ${entity.status}; only a draft is submitted`, null, entity as unknown as EntityView)
+      if (entity.status !== 'draft') throw new WorkflowConflictError(`${entity._id} is ${entity.status}; only a draft is submitted`, null, entity)
       const definition = await this.definitionsStore.current(spec.domain)
       const directory = await this.approvers.directory(spec, entity, definition)
       const outcome = start({
@@ -281,10 +281,10 @@ export class WorkflowService {
    */
   private async act(
     spec: DomainSpec, caller: Caller, id: string,
-    run: (current: StoredInstance, definition: WorkflowDefinition, entity: ApiRecord) => Promise<(current: StoredInstance) => Outcome<StoredInstance>>,
+    run: (current: StoredInstance, definition: WorkflowDefinition, entity: EntityView) => Promise<(current: StoredInstance) => Outcome<StoredInstance>>,
   ): Promise<ActionResult> {
     const { entity, instance } = await this.visibleEntity(spec, caller, id)
-    if (!instance) throw new WorkflowConflictError(`${id} is ${entity.status}; it has not been submitted`, null, entity as unknown as EntityView)
+    if (!instance) throw new WorkflowConflictError(`${id} is ${entity.status}; it has not been submitted`, null, entity)
     const definition = await this.definitionsStore.of(instance)
     const action = await run(instance, definition, entity)
     const conflicts = conflictsOf(spec, entity)
@@ -405,7 +405,7 @@ export class WorkflowService {
   }
 
   /** An approved major plan marks its plan approved, once, unless the plan changed since (plan-reviews.ts). */
-  private async onApproved(spec: DomainSpec, entity: ApiRecord): Promise<void> {
+  private async onApproved(spec: DomainSpec, entity: EntityView): Promise<void> {
     if (spec.domain === 'major_plans') await this.planReviews.markApproved(entity)
   }
 }

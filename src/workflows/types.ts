@@ -1,13 +1,14 @@
 import type { Decision, StageInstance, WorkflowDefinition, WorkflowInstance, WorkflowStage } from '../domain/workflow/index.js'
+import type { ApiRecord } from '../records/service.js'
+import type { EntityStatus } from '../schema/generated/records.js'
 import type { WorkflowDomainKey } from './registry.js'
 
-/** A workflow entity as answered: its stored fields and system fields. */
-export interface EntityView {
-  readonly _id: string
-  readonly type: string
-  readonly status: string
-  readonly _version: number
-  readonly [field: string]: unknown
+/**
+ * A workflow entity as stored and answered: any entity class's record (each has a status), read by
+ * field name where the registry names the field (`ownerField`, conflict fields).
+ */
+export interface EntityView extends ApiRecord {
+  readonly status: EntityStatus
 }
 
 /** A stored instance: the engine's fields, the system fields, and the fields kept for queries. */
@@ -135,6 +136,7 @@ export interface InstanceDetail extends StoredInstance {
 /** A stored definition. */
 export interface StoredDefinition extends WorkflowDefinition {
   readonly type: 'Workflow'
+  readonly domain: WorkflowDomainKey
   readonly description?: string
   readonly _version: number
   readonly _created_at: string

@@ -52,19 +52,19 @@ class GatedRecords extends RecordService {
   finds = 0
   failNextFind = false
 
-  override async find(...args: Parameters<RecordService['find']>) {
+  override async find<N extends string>(...args: Parameters<typeof RecordService.prototype.find<N>>) {
     if (this.failNextFind) {
       this.failNextFind = false
       throw new Error('store unreachable')
     }
-    const found = await super.find(...args)
+    const found = await super.find<N>(...args)
     this.finds++
     if (this.findGate && this.finds === this.findGate.holdAt) await this.findGate.promise
     return found
   }
 
-  override async get(id: string) {
-    const found = await super.get(id)
+  override async get<N extends string = string>(id: string, className?: N) {
+    const found = await super.get(id, className)
     const gate = this.getGates.shift()
     if (gate) await gate
     return found

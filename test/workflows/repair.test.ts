@@ -11,7 +11,7 @@ t.test('a death between the instance write and the entity write: the entity wait
   const d = await workflowDepartment(t)
   const { workflows, as, ids, records } = d
   const draft = await workflows.create('honors_thesis', as('una'), thesis(ids.una, ids.fay))
-  const entity = (await records.get(draft._id))!
+  const entity = (await records.get(draft._id, 'ThesisRequest'))!
   // The first write of submit, by the code path submit uses, and no second one.
   const { instance } = await workflows.recordSubmission(domainSpec('honors_thesis'), await callerOf(as('una'), d.app.people), entity, undefined)
   t.equal(instance.status, 'in_review')
@@ -90,7 +90,7 @@ t.test('one sweep over many requests repairs exactly those out of step, leaving 
   for (let i = 0; i < 9; i++) {
     const draft = await workflows.create('honors_thesis', as('una'), { ...thesis(ids.una, ids.fay), title: `T${i}` })
     if (i % 3 === 0) {
-      await workflows.recordSubmission(domainSpec('honors_thesis'), una, (await records.get(draft._id))!, undefined)
+      await workflows.recordSubmission(domainSpec('honors_thesis'), una, (await records.get(draft._id, 'ThesisRequest'))!, undefined)
       lagging.push(draft._id)
     } else if (i % 3 === 1) {
       await workflows.submit('honors_thesis', as('una'), draft._id)
@@ -109,7 +109,7 @@ t.test('one sweep over many requests repairs exactly those out of step, leaving 
 t.test('the sweep runs at start-up', async (t) => {
   const d = await workflowDepartment(t)
   const draft = await d.workflows.create('honors_thesis', d.as('una'), thesis(d.ids.una, d.ids.fay))
-  await d.workflows.recordSubmission(domainSpec('honors_thesis'), await callerOf(d.as('una'), d.app.people), (await d.records.get(draft._id))!, undefined)
+  await d.workflows.recordSubmission(domainSpec('honors_thesis'), await callerOf(d.as('una'), d.app.people), (await d.records.get(draft._id, 'ThesisRequest'))!, undefined)
   const dataDir = d.app.config.dataDir
   await d.app.close()
   const { app } = await buildTestApp(t, { DATA_DIR: dataDir })

@@ -1,5 +1,6 @@
 import { ApiKeyActive, ApiKeyInvalid, PermissionDenied, RecordNotFound } from '../../errors.js'
-import type { ApiRecord, RecordService } from '../../records/service.js'
+import type { RecordService } from '../../records/service.js'
+import type { ApiKey } from '../../schema/generated/records.js'
 import type { CompiledSchema, Resource } from '../../schema/index.js'
 import type { Store } from '../../store/port.js'
 import { permissions, type Permission } from '../permissions.js'
@@ -7,16 +8,8 @@ import type { UserRecord, UserService } from '../users.js'
 import { digest, displayPrefix, generateKey, sameDigest, wellFormed } from './format.js'
 import { usageCollection, type UsageEntry } from './usage.js'
 
-export interface ApiKeyRecord extends ApiRecord {
-  name: string
-  owner: string
-  prefix: string
-  key_hash: string
-  permissions: Permission[]
-  expires_at: string
-  revoked_at?: string
-  last_used_at?: string
-}
+/** A key as stored (its hash, never the key): the ApiKey class's type, generated from schema/identity.json. */
+export type ApiKeyRecord = ApiKey
 
 export type KeyStatus = 'active' | 'expired' | 'revoked'
 
@@ -104,7 +97,7 @@ export class ApiKeyService {
       key_hash: digest(key),
       permissions: input.permissions,
       expires_at: new Date(this.now().getTime() + input.expiresInDays * 86_400_000).toISOString(),
-    }) as ApiKeyRecord
+    })
     return { ...present(record, this.now()), key }
   }
 
@@ -122,7 +115,7 @@ export class ApiKeyService {
   async revoke(id: string, caller: Caller): Promise<ApiKeyRecord> {
     const key = await this.owned(id, caller)
     if (key.revoked_at) return key
-    return await this.records.update(id, { revoked_at: this.now().toISOString() }) as ApiKeyRecord
+    return await this.records.update(id, { revoked_at: this.now().toISOString() }, { className: 'ApiKey' })
   }
 
   async remove(id: string, caller: Caller): Promise<void> {

@@ -26,7 +26,8 @@ export function publicationFromWork(work: OpenAlexWork, people: readonly Departm
     source_id: id,
     source: { system: 'openalex', id, fetched_at: fetchedAt },
   }
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as unknown as PublicationFields
+  // Leaving out the undefined values changes no field's type.
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as PublicationFields
 }
 
 /**

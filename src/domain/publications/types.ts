@@ -1,8 +1,9 @@
 /**
- * A publication as this domain reads and writes it: the Publication fields of schema/research.json plus
- * three the schema does not have yet (`source`, `edited_fields`, `citations_updated_at`).
+ * A publication as this domain reads and writes it: the Publication fields of schema/research.json. The
+ * domain imports nothing outside domain/, so this is written out, and the stored records' generated type
+ * (src/schema/generated/records.ts) must stay assignable to it, which the type check holds.
  */
-export interface PublicationFields {
+export type PublicationFields = {
   readonly title: string
   readonly authors: readonly string[]
   readonly venue?: string
@@ -14,7 +15,8 @@ export interface PublicationFields {
   readonly url?: string
   /** The OpenAlex work id, "W123". */
   readonly source_id?: string
-  readonly source?: { readonly system: 'openalex'; readonly id: string; readonly fetched_at: string }
+  /** `openalex` for what this import wrote; the schema admits any system. */
+  readonly source?: { readonly system: string; readonly id: string; readonly fetched_at: string }
   /** Fields a person changed by hand; an import never overwrites them. */
   readonly edited_fields?: readonly string[]
   readonly citations_updated_at?: string

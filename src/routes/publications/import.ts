@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type, type Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import { ImportNotFound, PermissionDenied, RecordNotFound } from '../../errors.js'
@@ -69,7 +69,7 @@ export const publicationImportRoutes: FastifyPluginAsyncTypebox = async (app) =>
     }
     const found = isPersonId(personId) ? await lastPersonImport(app, personId) : null
     if (!found) throw isPersonId(personId) ? new ImportNotFound(`No import of ${personId}'s works yet`) : noPerson(personId)
-    return found as unknown as Static<typeof PersonImport>
+    return found
   })
 
   const policy = allow.permission('manage_jobs')

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
-import { transcript, type CourseInfo, type TranscriptEnrollment } from '../../domain/transcript.js'
+import { transcript } from '../../domain/transcript.js'
 import { idParams } from '../records/schemas.js'
 import { errorResponses } from '../responses.js'
 import { openStudent } from './access.js'
@@ -73,7 +73,7 @@ export const studentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const courses = await app.enrollments.coursesOf(enrollments)
     return {
       student: { _id: student._id, type: student.type, first_name: student.first_name, last_name: student.last_name },
-      ...transcript(enrollments as unknown as TranscriptEnrollment[], courses as ReadonlyMap<string, CourseInfo>),
+      ...transcript(enrollments, courses),
     }
   })
 }

@@ -85,12 +85,13 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     return (await this.find(filter, options)).map(frozen)
   }
 
+  // The driver answers its own Document type; T is the caller's word for it (see Store.collection).
   findOne(filter: Filter, options: Pick<FindOptions, 'omit' | 'sort'> = {}): Promise<T | null> {
     return this.run(() => this.raw.findOne(translateFilter(filter), {
       ...this.bound,
       projection: omitProjection(options.omit),
       sort: options.sort?.length ? options.sort.map(([f, d]) => [f, d] as [string, 1 | -1]) : undefined,
-    }) as unknown as Promise<T | null>)
+    }) as Promise<T | null>)
   }
 
   find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
@@ -99,7 +100,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
       if (options.sort?.length) cursor = cursor.sort(options.sort.map(([f, d]) => [f, d] as [string, 1 | -1]))
       if (options.skip) cursor = cursor.skip(options.skip)
       if (options.limit) cursor = cursor.limit(options.limit)
-      return cursor.toArray() as unknown as Promise<T[]>
+      return cursor.toArray() as Promise<T[]>
     })
   }
 
@@ -112,7 +113,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   updateOne(filter: Filter, update: Update): Promise<T | null> {
     return this.write(() => {
       assertUpdate(update)
-      return this.raw.findOneAndUpdate(translateFilter(filter), update as Document, { returnDocument: 'after' }) as unknown as Promise<T | null>
+      return this.raw.findOneAndUpdate(translateFilter(filter), update as Document, { returnDocument: 'after' }) as Promise<T | null>
     })
   }
 

@@ -52,7 +52,7 @@ export class NedbCollection<T extends Doc> implements Collection<T> {
    */
   private async dropUnenforcedIndexes(): Promise<void> {
     // nedb's typings leave out its index table.
-    const declared = (this.db as unknown as { indexes: Record<string, { unique: boolean }> }).indexes
+    const declared = (this.db as typeof this.db & { indexes: Record<string, { unique: boolean }> }).indexes
     for (const [name, index] of Object.entries(declared)) {
       if (name !== '_id' && !index.unique) await this.db.removeIndexAsync(name)
     }

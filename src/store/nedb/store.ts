@@ -55,7 +55,9 @@ export class EmbeddedStore implements Store {
   }
 
   collection<T extends Doc = Doc>(name: string): Collection<T> {
-    return this.entry(name).collection as unknown as Collection<T>
+    const collection: Collection = this.entry(name).collection
+    // The port leaves the documents' type to the caller (see Store.collection).
+    return collection as Collection<T>
   }
 
   async ensureIndexes(name: string, indexes: readonly IndexSpec[]): Promise<void> {
