@@ -1,4 +1,4 @@
-import { NavLink, Outlet, redirect, useLoaderData, useNavigate, type LoaderFunctionArgs } from 'react-router'
+import { NavLink, Outlet, redirect, useNavigate, useRouteLoaderData, type LoaderFunctionArgs } from 'react-router'
 import { api } from './api/client'
 import type { components } from './api/schema'
 import { sessions, signInPath } from './session'
@@ -16,8 +16,9 @@ export async function shellLoader({ request }: LoaderFunctionArgs): Promise<Me> 
   return api('get', '/api/auth/me')
 }
 
+/** The signed-in user, as the shell loaded it; for any page inside the shell. */
 export function useMe(): Me {
-  return useLoaderData<typeof shellLoader>()
+  return useRouteLoaderData<typeof shellLoader>('shell')!
 }
 
 /** Revokes the token and forgets it; after single sign-on, the IdP's session is ended too (true then). */
