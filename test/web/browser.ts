@@ -24,7 +24,7 @@ export async function launchBrowser(t: Test): Promise<Browser> {
   return browser
 }
 
-/** A fresh page in a fresh context, closed with the test; script errors on the page fail the test. */
+/** A fresh page in a fresh context, closed with the test; script errors and CSP violations fail the test. */
 export async function newPage(t: Test, browser: Browser): Promise<Page> {
   const context = await browser.newContext()
   context.setDefaultTimeout(timeout)
@@ -32,6 +32,8 @@ export async function newPage(t: Test, browser: Browser): Promise<Page> {
   t.teardown(() => context.close())
   const page = await context.newPage()
   page.on('pageerror', (error) => t.fail(`script error on ${page.url()}: ${error.message}`))
+  // The app must run under its own policy: a blocked script, style or request is a failure.
+  page.on('console', (message) => { if (/Content Security Policy/i.test(message.text())) t.fail(`CSP violation on ${page.url()}: ${message.text()}`) })
   return page
 }
 

@@ -296,7 +296,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a custom token for an ID token
-         * @description Each custom token works once and for at most 60 seconds. Send the returned idToken as Authorization: Bearer. Open to anyone.
+         * @description Each custom token works once, for at most 60 seconds (15 minutes for a sign-in link of `npm run token -- --link`). Send the returned idToken as Authorization: Bearer. Open to anyone.
          */
         post: operations["tokenAuth"];
         delete?: never;
