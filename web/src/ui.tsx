@@ -36,7 +36,6 @@ export function useLoad<T>(load: () => Promise<T>, deps: DependencyList): Loaded
       (error: unknown) => { if (current) setLoaded({ state: 'failed', error: messageOf(error) }) },
     )
     return () => { current = false }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps)
   return loaded
 }
