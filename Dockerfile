@@ -1,11 +1,15 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
+# web/ is a workspace of its own (its React is not the test runner's): its package.json comes with the lock.
 COPY package.json package-lock.json ./
+COPY web/package.json ./web/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY schema ./schema
 COPY src ./src
 COPY scripts ./scripts
+COPY web ./web
+# The server and the web app (dist/web); the web app's packages are build-time only and pruned with the rest.
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Brings what the test suite needs beyond node_modules, so that `npm install && npm test` passes on a
-# fresh Debian machine: Debian's chromium (the test that opens /documentation in a browser) and a Redis
+# fresh Debian machine: Debian's chromium (the tests that open /documentation and the web app in a browser) and a Redis
 # server answering on 127.0.0.1:6379. Installs with apt-get when run as root; otherwise, or without
 # apt-get, says what to install and fails, since the suite would fail later and less clearly.
 set -euo pipefail

@@ -26,6 +26,7 @@ import { requestLoggers } from './http/request-logger.js'
 import { answerSerializers } from './http/serializers.js'
 import { gatePlugin } from './http/gate.js'
 import { installValidation } from './http/validation.js'
+import { webAppPlugin } from './http/web-app.js'
 import type { AuditLog } from './privacy/audit-log.js'
 import type { Enrollments } from './privacy/enrollments.js'
 import type { People } from './privacy/relations.js'
@@ -218,6 +219,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await app.register(publicationImportRoutes)
     await app.register(searchRoutes)
     await app.register(workflowRoutes)
+    await app.register(webAppPlugin, { root: config.webDir })
   } catch (error) {
     // A plugin or route that fails to register (a fault in the schema) must not leave the store, its
     // files and timers open behind the error.

@@ -20,6 +20,7 @@ export const EnvSchema = Type.Object({
   FRONTEND_URL: Type.Optional(Url('where the SAML callback sends the browser')),
   DATA_DIR: Type.String({ minLength: 1, default: './data' }),
   SCHEMA_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  WEB_DIR: Type.Optional(Type.String({ minLength: 1, description: 'the built web app (dist/web by default)' })),
   MONGODB_URL: Type.Optional(Url('MongoDB connection string; the embedded store is used when unset')),
   MONGODB_DB: Type.String({ pattern: '^[A-Za-z0-9_-]{1,63}$', default: 'adks' }),
   MONGODB_MAX_TIME_MS: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600_000, description: 'the longest a MongoDB read may run in the server (30000 by default; 0: no bound)' })),
@@ -88,6 +89,8 @@ export interface Config {
   readonly frontendUrl: string
   readonly dataDir: string
   readonly schemaDir: string
+  /** The built web app served at / (`npm run build:web`). */
+  readonly webDir: string
   readonly mongodbUrl?: string
   readonly mongodbDb: string
   /** The longest a MongoDB read may run in the server; unset, the adapter's default; 0, no bound. */
@@ -236,6 +239,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>> 
     frontendUrl: (e.FRONTEND_URL ?? publicUrl).replace(/\/+$/, ''),
     dataDir: resolve(e.DATA_DIR),
     schemaDir: e.SCHEMA_DIR ? resolve(e.SCHEMA_DIR) : resolve(projectRoot, 'schema'),
+    webDir: e.WEB_DIR ? resolve(e.WEB_DIR) : resolve(projectRoot, 'dist/web'),
     ...(e.MONGODB_URL ? { mongodbUrl: e.MONGODB_URL } : {}),
     mongodbDb: e.MONGODB_DB,
     ...(e.MONGODB_MAX_TIME_MS === undefined ? {} : { mongodbMaxTimeMs: e.MONGODB_MAX_TIME_MS }),

@@ -1,8 +1,22 @@
 import closeWithGrace from 'close-with-grace'
+import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.js'
-import { ConfigError, loadConfig } from './config.js'
+import { signInLink } from './auth/custom-token.js'
+import { signingKeys } from './auth/keys.js'
+import type { UserRecord } from './auth/users.js'
+import { ConfigError, loadConfig, type Config } from './config.js'
 import { scheduleMaintenanceJobs } from './jobs/maintenance-jobs.js'
 import { SchemaError } from './schema/index.js'
+
+/**
+ * On the embedded defaults without single sign-on, outside production, the last line is a sign-in link
+ * for the sample department's admin, so a newcomer's first command ends with a way into the web app.
+ */
+async function announceSignIn(app: FastifyInstance, config: Config): Promise<void> {
+  if (config.saml || config.nodeEnv === 'production' || config.mongodbUrl) return
+  const admin = await app.store.collection<UserRecord>('users').findOne({ role: 'admin' })
+  if (admin) console.log(`Sign in: ${signInLink(await signingKeys(config), config, { sub: admin._id, email: admin.email })}`)
+}
 
 async function main(): Promise<void> {
   const config = loadConfig()
@@ -17,6 +31,7 @@ async function main(): Promise<void> {
   // On the embedded driver no worker process exists to set up the maintenance schedules (npm run worker
   // does on BullMQ); upserting them again at each start changes nothing.
   if (app.jobs.kind === 'embedded') await scheduleMaintenanceJobs(app.jobs)
+  await announceSignIn(app, config)
 }
 
 main().catch((error: unknown) => {

@@ -9,17 +9,24 @@ import { requiredClaims } from './tokens.js'
 
 /** Lifetime of a custom token: long enough for a browser redirect, short for a URL that may leak. */
 export const customTokenLifetimeMs = 60_000
+/** Lifetime of a sign-in link's token: a person copies it from a terminal (DESIGN 6.8). */
+export const signInLinkLifetimeMs = 15 * 60_000
 const clockToleranceMs = 5_000
 const use = 'saml_custom'
 
-/** The custom claims single sign-on sets (interface spec), plus what makes this a custom token. */
+/**
+ * The custom claims single sign-on sets (interface spec), plus what makes this a custom token. A
+ * sign-in link's token (`npm run token -- --link`) carries no SAML claims, and may carry the role to
+ * give its user, as the script's ID tokens do.
+ */
 export interface CustomTokenClaims {
   readonly sub: string
   readonly email: string
-  readonly role: Role
-  readonly campusId: string
-  readonly samlAuthenticated: true
-  readonly affiliation: readonly string[]
+  readonly role?: Role
+  readonly campusId?: string
+  readonly samlAuthenticated: boolean
+  readonly affiliation?: readonly string[]
+  readonly role_grant?: Role
   readonly token_use: typeof use
   readonly jti: string
   readonly iat: number
@@ -28,7 +35,28 @@ export interface CustomTokenClaims {
   readonly aud: string
 }
 
-export type CustomTokenSubject = Pick<CustomTokenClaims, 'sub' | 'email' | 'role' | 'campusId' | 'affiliation'>
+export interface CustomTokenSubject {
+  readonly sub: string
+  readonly email: string
+  readonly role: Role
+  readonly campusId: string
+  readonly affiliation: readonly string[]
+}
+
+function audienceOf(config: Config): string {
+  return `${config.jwt.audience}/auth/token`
+}
+
+/**
+ * A one-time sign-in link for a user, signed with the service's key outside the server (the token
+ * script, the start-up line): `{FRONTEND_URL}/auth/saml-callback?token=...`. Its token is redeemed like
+ * single sign-on's, once, but lives 15 minutes; the server creates the user from it if needed.
+ */
+export function signInLink(keys: SigningKeys, config: Config, user: { sub: string; email: string; role_grant?: Role }): string {
+  const sign = createSigner({ key: keys.signKey, algorithm: keys.algorithm, iss: config.jwt.issuer, aud: audienceOf(config), expiresIn: signInLinkLifetimeMs })
+  const token = sign({ ...user, samlAuthenticated: false, token_use: use, jti: randomUUID() })
+  return `${config.frontendUrl}/auth/saml-callback?token=${encodeURIComponent(token)}`
+}
 
 /**
  * The one-time credential the SAML callback hands the browser. Its audience is the token-exchange
@@ -41,7 +69,7 @@ export class CustomTokens {
   private readonly verify: (token: string) => CustomTokenClaims
 
   constructor(keys: SigningKeys, config: Config, private readonly claims: OneTimeClaims) {
-    this.audience = `${config.jwt.audience}/auth/token`
+    this.audience = audienceOf(config)
     this.sign = createSigner({
       key: keys.signKey, algorithm: keys.algorithm, iss: config.jwt.issuer, aud: this.audience, expiresIn: customTokenLifetimeMs,
     })

@@ -28,7 +28,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ customTokens: CustomTokens
     schema: {
       tags: ['Auth'],
       summary: 'Exchange a custom token for an ID token',
-      description: 'Each custom token works once and for at most 60 seconds. Send the returned idToken as Authorization: Bearer.',
+      description: 'Each custom token works once, for at most 60 seconds (15 minutes for a sign-in link of `npm run token -- --link`). Send the returned idToken as Authorization: Bearer.',
       body: ExchangeBody,
       response: {
         200: Type.Object({ idToken: Type.String(), expiresIn: Type.Integer({ description: 'Seconds' }), user: SignedInUser }),
@@ -38,12 +38,13 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ customTokens: CustomTokens
   }, async (request) => {
     const { customToken } = request.body
     const claims = await customTokens.redeem(customToken)
-    const user = await app.users.byId(claims.sub)
+    // A sign-in link may name a user the script could not create (it never writes to the store).
+    const user = claims.role_grant ? await app.users.fromToken({ ...claims, role_grant: claims.role_grant }) : await app.users.byId(claims.sub)
     if (!user) throw new CustomTokenInvalid('User not found after SAML login')
     const affiliation = user.affiliation ?? []
     const idToken = app.jwt.sign({
       sub: user._id, email: user.email, jti: randomUUID(),
-      role: user.role, ...(user.campus_id ? { campusId: user.campus_id } : {}), samlAuthenticated: true, affiliation,
+      role: user.role, ...(user.campus_id ? { campusId: user.campus_id } : {}), samlAuthenticated: claims.samlAuthenticated, affiliation,
     })
     return {
       idToken,

@@ -1,0 +1,59 @@
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { createBrowserRouter, redirect, RouterProvider, useRouteError } from 'react-router'
+import { captureCallbackParams } from './callback-params'
+import { Shell, shellLoader } from './shell'
+import { Alert, messageOf, Title } from './ui'
+import './style.css'
+
+// Before anything else: the custom token leaves the address bar.
+captureCallbackParams()
+
+function NotFound() {
+  return (
+    <>
+      <Title>Page not found</Title>
+      <p>Nothing is at this address. Use the navigation to find your way.</p>
+    </>
+  )
+}
+
+function Failure() {
+  const error = useRouteError()
+  return (
+    <main id="main">
+      <Title>Something went wrong</Title>
+      <Alert>{messageOf(error)}</Alert>
+    </main>
+  )
+}
+
+const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default })
+
+const router = createBrowserRouter([
+  { path: '/sign-in', lazy: page(() => import('./pages/sign-in')) },
+  { path: '/auth/saml-callback', lazy: page(() => import('./pages/saml-callback')) },
+  {
+    id: 'shell',
+    Component: Shell,
+    loader: shellLoader,
+    // A failed start-up call (the store down) is shown, not a blank page.
+    ErrorBoundary: Failure,
+    HydrateFallback: () => null,
+    children: [
+      { path: '/', loader: () => redirect('/dashboard') },
+      { path: '/dashboard', lazy: page(() => import('./pages/dashboard')) },
+      { path: '/students/:id/progress', lazy: page(() => import('./pages/progress')) },
+      { path: '/approvals', lazy: page(() => import('./pages/approvals')) },
+      { path: '/approvals/:domain/:id', lazy: page(() => import('./pages/approval')) },
+      { path: '/settings/api-keys', lazy: page(() => import('./pages/api-keys')) },
+      { path: '*', Component: NotFound },
+    ],
+  },
+])
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <RouterProvider router={router} />
+  </StrictMode>,
+)

@@ -1,0 +1,94 @@
+import { useState, type FormEvent } from 'react'
+import { Link, useParams } from 'react-router'
+import { api, type PathsWith } from '../api/client'
+import { domainOf, type Domain } from '../lib/inbox'
+import { Alert, Loading, messageOf, Title, useLoad } from '../ui'
+
+type Decision = 'approve' | 'reject' | 'request-revision' | 'delegate'
+const decisions: readonly { key: Decision; label: string; done: string }[] = [
+  { key: 'approve', label: 'Approve', done: 'Approved' },
+  { key: 'reject', label: 'Reject', done: 'Rejected' },
+  { key: 'request-revision', label: 'Request revision', done: 'Revision requested' },
+  { key: 'delegate', label: 'Delegate', done: 'Delegated' },
+]
+
+type EntityPath = `${Domain['base']}/{id}` & PathsWith<'get'>
+type DecisionPath = `${Domain['base']}/{id}/approve` & PathsWith<'post'>
+
+function entityPath(domain: Domain): EntityPath {
+  return `${domain.base}/{id}` as EntityPath
+}
+
+/** Every domain's decision routes have the same shape as its approve route. */
+function decisionPath(domain: Domain, decision: Decision): DecisionPath {
+  return `${domain.base}/{id}/${decision}` as DecisionPath
+}
+
+/** A record field worth showing as text: strings and numbers, not ids' internals. */
+function shown(entity: object): [string, string][] {
+  return Object.entries(entity)
+    .filter(([name, value]) => !name.startsWith('_') && name !== 'type' && name !== 'instance' && (typeof value === 'string' || typeof value === 'number'))
+    .map(([name, value]) => [name.replace(/_/g, ' '), String(value)])
+}
+
+export default function Approval() {
+  const params = useParams()
+  const domain = domainOf(params.domain ?? '')
+  const id = params.id ?? ''
+  const [version, setVersion] = useState(0)
+  const entity = useLoad(() => (domain ? api('get', entityPath(domain), { path: { id } }) : Promise.reject(new Error('No such approval domain'))), [domain, id, version])
+  const [comment, setComment] = useState('')
+  const [delegateTo, setDelegateTo] = useState('')
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function decide(decision: (typeof decisions)[number], event?: FormEvent) {
+    event?.preventDefault()
+    if (!domain) return
+    setBusy(true)
+    setOutcome(null)
+    try {
+      const body = decision.key === 'delegate' ? { to: delegateTo, ...(comment ? { comment } : {}) } : comment ? { comment } : {}
+      await api('post', decisionPath(domain, decision.key), { path: { id }, body: body as { comment?: string } })
+      setOutcome({ ok: true, text: `${decision.done}.` })
+      setComment('')
+      setVersion((v) => v + 1)
+    } catch (error) {
+      setOutcome({ ok: false, text: messageOf(error) })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const title = entity.state === 'ready' && 'title' in entity.data && typeof entity.data.title === 'string' ? entity.data.title : 'Approval'
+  return (
+    <>
+      <Title>{title}</Title>
+      <p><Link to="/approvals">Back to approvals</Link></p>
+      {entity.state === 'loading' && <Loading />}
+      {entity.state === 'failed' && <Alert>{entity.error}</Alert>}
+      {entity.state === 'ready' && (
+        <>
+          <dl>
+            <dt>Domain</dt><dd>{domain!.label}</dd>
+            {shown(entity.data).map(([name, value]) => <div key={name}><dt>{name}</dt><dd>{value}</dd></div>)}
+            {entity.data.instance && <><dt>Stage</dt><dd>{entity.data.instance.current_stage} (round {entity.data.instance.round}, {entity.data.instance.status})</dd></>}
+          </dl>
+          <form onSubmit={(event) => { void decide(decisions[0]!, event) }} aria-labelledby="decide">
+            <h2 id="decide">Your decision</h2>
+            <label htmlFor="comment">Comment</label>
+            <textarea id="comment" value={comment} maxLength={10000} onChange={(event) => setComment(event.target.value)} />
+            <label htmlFor="delegate-to">Delegate to (person id)</label>
+            <input id="delegate-to" value={delegateTo} onChange={(event) => setDelegateTo(event.target.value)} />
+            <div className="actions">
+              {decisions.map((d) => (
+                <button key={d.key} type={d.key === 'approve' ? 'submit' : 'button'} disabled={busy} onClick={d.key === 'approve' ? undefined : () => { void decide(d) }}>{d.label}</button>
+              ))}
+            </div>
+          </form>
+        </>
+      )}
+      {outcome && (outcome.ok ? <p role="status">{outcome.text}</p> : <Alert>{outcome.text}</Alert>)}
+    </>
+  )
+}

@@ -1,0 +1,56 @@
+import { NavLink, Outlet, redirect, useNavigate, useRouteLoaderData, type LoaderFunctionArgs } from 'react-router'
+import { api } from './api/client'
+import type { components } from './api/schema'
+import { sessions, signInPath } from './session'
+
+export type Me = components['schemas']['CurrentUser']
+
+/** Every page behind the shell needs a session: without one the visitor signs in and comes back. */
+export async function shellLoader({ request }: LoaderFunctionArgs): Promise<Me> {
+  const url = new URL(request.url)
+  const here = url.pathname + url.search
+  if (!sessions.get()) {
+    sessions.rememberReturnTo(here)
+    throw redirect(signInPath(here))
+  }
+  return api('get', '/api/auth/me')
+}
+
+/** The signed-in user, as the shell loaded it; for any page inside the shell. */
+export function useMe(): Me {
+  return useRouteLoaderData<typeof shellLoader>('shell')!
+}
+
+/** Revokes the token and forgets it; after single sign-on, the IdP's session is ended too (true then). */
+async function signOut(): Promise<boolean> {
+  const session = sessions.get()
+  await api('post', '/api/auth/logout').catch(() => undefined)
+  sessions.clear()
+  if (!session?.saml) return false
+  window.location.assign('/api/auth/saml/logout')
+  return true
+}
+
+export function Shell() {
+  const me = useMe()
+  const navigate = useNavigate()
+  return (
+    <>
+      <a className="skip" href="#main">Skip to content</a>
+      <header>
+        <nav aria-label="Main">
+          <ul>
+            <li><NavLink to="/dashboard">Dashboard</NavLink></li>
+            <li><NavLink to="/approvals">Approvals</NavLink></li>
+            <li><NavLink to="/settings/api-keys">API keys</NavLink></li>
+          </ul>
+        </nav>
+        <p className="who">Signed in as {me.email} ({me.role})</p>
+        <button type="button" onClick={() => { void signOut().then((toIdp) => { if (!toIdp) navigate('/sign-in') }) }}>Sign out</button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  )
+}
