@@ -8,7 +8,7 @@ import { AppError, BadRequestError } from '../errors.js'
 import type { JobContext } from '../jobs/port.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
-import { checkpoint } from '../sync/apply.js'
+import { checkpoint } from '../jobs/checkpoint.js'
 import { markOf, savePersonImport, type ImportWarning } from './person-results.js'
 import { usableFields } from './usable-fields.js'
 
