@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.js'
 import { ConfigError, loadConfig } from './config.js'
-import { scheduleMaintenanceJobs } from './jobs/maintenance-jobs.js'
+import { scheduleMaintenanceJobs } from './jobs/maintenance.js'
 import { SchemaError } from './schema/index.js'
 
 async function main(): Promise<void> {
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host })
   // On the embedded driver no worker process exists to set up the maintenance schedules (npm run worker
   // does on BullMQ); upserting them again at each start changes nothing.
-  if (app.jobs.kind === 'embedded') await scheduleMaintenanceJobs(app.jobs)
+  if (app.jobs.kind === 'embedded') await scheduleMaintenanceJobs(app.jobs, app.maintenance)
 }
 
 main().catch((error: unknown) => {

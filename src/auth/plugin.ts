@@ -59,7 +59,7 @@ export interface AuthOptions {
   readonly users: UserService
   readonly revocations: Revocations
   readonly apiKeys: ApiKeyService
-  readonly usage: UsageLog
+  readonly usageLog: UsageLog
   readonly store: Store
 }
 
@@ -189,7 +189,7 @@ function hold(request: FastifyRequest, error: unknown): void {
  * any body is read.
  */
 async function auth(app: FastifyInstance, options: AuthOptions) {
-  const { config, keys, usage } = options
+  const { config, keys, usageLog } = options
   const principals: Principals = { bearer: new PrincipalCache(options.store.writeCounts), keys: new PrincipalCache(options.store.writeCounts) }
   await app.register(fastifyJwt, {
     secret: keys.algorithm === 'RS256' ? { private: keys.signKey, public: keys.verifyKey } : keys.signKey,
@@ -234,7 +234,7 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
       const principal = request.principal
       if (!policy || !principal) return
       authorizePolicy(policy, principal)
-      if (principal.apiKey) usage.record(principal.apiKey.id, request.ip, request.method, request.routeOptions.url ?? request.url)
+      if (principal.apiKey) usageLog.record(principal.apiKey.id, request.ip, request.method, request.routeOptions.url ?? request.url)
     },
   } satisfies AccessControl)
 }
