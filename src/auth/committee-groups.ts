@@ -4,7 +4,7 @@ import type { RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 import type { WriteGuard } from '../routes/records/extensions.js'
 import { registry } from '../workflows/registry.js'
-import type { Principal } from './plugin.js'
+import type { Principal } from './principal.js'
 
 type Fields = Readonly<Record<string, unknown>>
 

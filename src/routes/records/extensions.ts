@@ -1,5 +1,5 @@
 import type { TProperties } from '@sinclair/typebox'
-import type { Principal } from '../../auth/plugin.js'
+import type { Principal } from '../../auth/principal.js'
 import type { StudentReferences } from '../../privacy/student-references.js'
 import type { ApiRecord } from '../../records/service.js'
 
