@@ -1,8 +1,8 @@
 import { ForbiddenError } from '../errors.js'
 import { isAdmin } from '../privacy/relations.js'
+import type { WriteGuard } from '../records/extensions.js'
 import type { RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
-import type { WriteGuard } from '../routes/records/extensions.js'
 import { registry } from '../workflows/registry.js'
 import type { Principal } from './principal.js'
 
