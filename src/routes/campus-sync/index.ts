@@ -4,10 +4,10 @@ import { allow } from '../../auth/permissions.js'
 import { loadSyncConfig } from '../../sync/config.js'
 import { enqueueCampusSync } from '../../sync/jobs.js'
 import { syncKinds } from '../../sync/runner.js'
-import { noQuery } from '../records/schemas.js'
+import { emptyBody, JobAccepted, noQuery } from '../shared.js'
 import { errorResponses } from '../responses.js'
 import { configAnswer, saveConfig } from './config-store.js'
-import { ConfigAnswer, emptyBody, ConfigBody, JobAccepted, RunPage, RunsQuery, SyncBody, SyncRunItem, TermList } from './schemas.js'
+import { ConfigAnswer, ConfigBody, RunPage, RunsQuery, SyncBody, SyncRunItem, TermList } from './schemas.js'
 import { checkTerm, sourceTerms } from './terms.js'
 
 const summaries = {

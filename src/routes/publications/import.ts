@@ -5,8 +5,7 @@ import { principalOf } from '../../auth/plugin.js'
 import { ForbiddenError, NotFoundError } from '../../errors.js'
 import { enqueueCitationRefresh, enqueuePublicationImport } from '../../publications/jobs.js'
 import { lastPersonImport } from '../../publications/person-results.js'
-import { emptyBody, JobAccepted, NoFields } from '../campus-sync/schemas.js'
-import { noQuery } from '../records/schemas.js'
+import { emptyBody, JobAccepted, noQuery, NoFields } from '../shared.js'
 import { errorResponses } from '../responses.js'
 
 const accepted = { 202: JobAccepted }

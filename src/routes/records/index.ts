@@ -14,7 +14,8 @@ import { SchemaError, type Resource } from '../../schema/index.js'
 import { where, type Filter } from '../../store/port.js'
 import { errorResponses } from '../responses.js'
 import type { RecordRouteOptions } from './extensions.js'
-import { Created, Deleted, idParams, ifMatch, listQuery, noQuery, objectSchema, pageOf, paging, recordBody, versionFrom } from './schemas.js'
+import { listQuery } from './schemas.js'
+import { Created, Deleted, idParams, ifMatch, noQuery, objectSchema, pageOf, paging, recordBody, versionFrom } from '../shared.js'
 
 /** A permission the schema names for a resource; an unknown one is a schema fault, reported as such. */
 function permission(resource: Resource, access: 'read' | 'write'): Permission {
