@@ -2,7 +2,8 @@ import fastifyRateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
-import { rateLimitOptions, resetAt, type RateLimits } from './rate-limit.js'
+import type { RateLimits } from '../config.js'
+import { rateLimitOptions, resetAt } from './rate-limit.js'
 
 export interface GateOptions {
   readonly limits: RateLimits
