@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import type { DestinationStream } from 'pino'
-import { CommitteeGroups } from './auth/committee-groups.js'
+import { CommitteeGroups } from './workflows/committee-groups.js'
 import { authPlugin } from './auth/plugin.js'
 import type { Config } from './config.js'
 import { installJsonBodies } from './http/bodies.js'

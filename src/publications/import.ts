@@ -1,6 +1,6 @@
 import type { OpenAlexClient } from '../connectors/openalex/client.js'
 import { OpenAlexBudgetError } from '../connectors/openalex/errors.js'
-import { orcid as asOrcid, shortId } from '../connectors/openalex/ids.js'
+import { orcid as asOrcid, shortId } from '../domain/publications/openalex-ids.js'
 import { publicationFromWork } from '../domain/publications/from-openalex.js'
 import { planImport } from '../domain/publications/merge.js'
 import type { DepartmentAuthor, PublicationFields, StoredPublication } from '../domain/publications/types.js'

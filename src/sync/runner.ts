@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { SecretBox } from '../auth/secret-box.js'
-import type { Collection, OneRosterClass, OneRosterEnrollment } from '../connectors/oneroster/model.js'
+import type { Collection, OneRosterClass, OneRosterEnrollment } from '../domain/oneroster/model.js'
 import { courseCodeKey } from '../domain/course-code.js'
 import { mapCourses, mapSections } from '../domain/oneroster/map-catalog.js'
 import { mapEnrollments, mapPeople, teachersByClass, type EnrolledClass } from '../domain/oneroster/map-people.js'

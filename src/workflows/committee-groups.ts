@@ -3,8 +3,8 @@ import { isAdmin } from '../privacy/relations.js'
 import type { WriteGuard } from '../records/extensions.js'
 import type { RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
-import { registry } from '../workflows/registry.js'
-import type { Principal } from './principal.js'
+import { registry } from './registry.js'
+import type { Principal } from '../auth/principal.js'
 
 type Fields = Readonly<Record<string, unknown>>
 
