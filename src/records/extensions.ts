@@ -1,5 +1,4 @@
 import type { TProperties } from '@sinclair/typebox'
-import type { Principal } from '../auth/principal.js'
 import type { ApiRecord } from './service.js'
 
 /**
@@ -16,10 +15,11 @@ export interface DetailExtension {
 /**
  * A rule a resource's writes must pass besides its permissions (committee groups belong to admins). It
  * is given the record before the write (none on create) and as the write would leave it (none on
- * delete), and throws to refuse.
+ * delete), and throws to refuse. `Caller` is who writes (the routes' Principal): records know nothing of
+ * identity, which is built on them.
  */
-export interface WriteGuard {
-  check(principal: Principal, before: Readonly<Record<string, unknown>> | undefined, after: Readonly<Record<string, unknown>> | undefined): Promise<void>
+export interface WriteGuard<Caller> {
+  check(caller: Caller, before: Readonly<Record<string, unknown>> | undefined, after: Readonly<Record<string, unknown>> | undefined): Promise<void>
 }
 
 /**
@@ -27,7 +27,7 @@ export interface WriteGuard {
  * remember), run by the generic update and delete routes after their checks, in place of the plain write.
  * Each refuses with a 403 naming its rule.
  */
-export interface RecordWriter {
-  update(principal: Principal, current: ApiRecord, patch: Readonly<Record<string, unknown>>, options: { expectVersion?: number }): Promise<ApiRecord>
-  remove(principal: Principal, current: ApiRecord): Promise<void>
+export interface RecordWriter<Caller> {
+  update(caller: Caller, current: ApiRecord, patch: Readonly<Record<string, unknown>>, options: { expectVersion?: number }): Promise<ApiRecord>
+  remove(caller: Caller, current: ApiRecord): Promise<void>
 }

@@ -15,7 +15,7 @@ type Fields = Readonly<Record<string, unknown>>
  * so only an admin creates, renames, deletes it or changes its members; a manage_groups holder who is
  * not an admin would otherwise make themselves an approver.
  */
-export class CommitteeGroups implements WriteGuard {
+export class CommitteeGroups implements WriteGuard<Principal> {
   private readonly names: ReadonlyMap<string, string>
   private readonly workflow: ClassDef
 

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { keyRoutes } from '../../auth/api-keys/service.js'
 import { allow, isPermission, permissions, type Permission, type Policy } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
+import type { Principal } from '../../auth/principal.js'
 import { RecordAccess } from '../../privacy/record-access.js'
 import { isAdmin } from '../../privacy/relations.js'
 import { NotFoundError } from '../../errors.js'
@@ -89,8 +90,8 @@ function resourceRoutes(app: App, resource: Resource, options: RecordRouteOption
   const noun = root.name
   const access = new RecordAccess(schema, resource, app.people)
   const extension: DetailExtension | undefined = options.details?.[root.name]
-  const guard: WriteGuard | undefined = options.guards?.[root.name]
-  const writer: RecordWriter | undefined = options.writers?.[root.name]
+  const guard: WriteGuard<Principal> | undefined = options.guards?.[root.name]
+  const writer: RecordWriter<Principal> | undefined = options.writers?.[root.name]
   const { students } = options
   // Most resources can name no student (people, courses): their reads skip the redaction altogether.
   const namesStudents = students.mayName(resource.classes)
