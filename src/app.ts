@@ -1,20 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
-import type { Redis } from 'ioredis'
 import type { DestinationStream } from 'pino'
-import type { ApiKeyService } from './auth/api-keys/service.js'
-import type { UsageLog } from './auth/api-keys/usage.js'
-import { CommitteeGroups } from './auth/committee-groups.js'
-import type { OneTimeClaims } from './auth/one-time.js'
+import { CommitteeGroups } from './workflows/committee-groups.js'
 import { authPlugin } from './auth/plugin.js'
-import type { ResponseCache } from './cache/response-cache.js'
-import type { Revocations } from './auth/revocations.js'
-import type { SecretBox } from './auth/secret-box.js'
-import type { UserService } from './auth/users.js'
 import type { Config } from './config.js'
-import type { JobDriver } from './jobs/port.js'
-import type { StudentPlans } from './degrees/plans.js'
-import type { DegreeProgress } from './degrees/progress.js'
-import type { DegreeRequirements } from './degrees/requirements.js'
 import { installJsonBodies } from './http/bodies.js'
 import { auditPlugin } from './http/audit.js'
 import { docsPlugin } from './http/docs.js'
@@ -27,11 +15,6 @@ import { answerSerializers } from './http/serializers.js'
 import { gatePlugin } from './http/gate.js'
 import { installValidation } from './http/validation.js'
 import { webAppPlugin } from './http/web-app.js'
-import type { AuditLog } from './privacy/audit-log.js'
-import type { Enrollments } from './privacy/enrollments.js'
-import type { People } from './privacy/relations.js'
-import type { ProtectedAccess } from './privacy/student-access.js'
-import type { RecordService } from './records/service.js'
 import { auditRoutes } from './routes/admin/audit.js'
 import { cacheAdminRoutes } from './routes/admin/cache.js'
 import { userRoutes } from './routes/admin/users.js'
@@ -51,7 +34,6 @@ import { facultyOptionRoutes } from './routes/people/faculty-options.js'
 import { degreeDetail } from './routes/degrees/degree-detail.js'
 import { recordRoutes } from './routes/records/index.js'
 import { PublicationService } from './publications/service.js'
-import { StudentReferences } from './privacy/student-references.js'
 import { schemaRoutes } from './routes/schemas/index.js'
 import { searchRoutes } from './routes/search/index.js'
 import { studentRoutes } from './routes/students/index.js'
@@ -59,39 +41,14 @@ import { planRoutes } from './routes/students/plans.js'
 import { progressRoutes } from './routes/students/progress.js'
 import { workflowRoutes } from './routes/workflows/index.js'
 import { compileSchema, type CompiledSchema } from './schema/index.js'
-import type { SearchService } from './search/service.js'
-import { createServices } from './services.js'
+import { createServices, type Services } from './services.js'
 import type { Store } from './store/port.js'
-import type { WorkflowService } from './workflows/service.js'
 
 declare module 'fastify' {
-  interface FastifyInstance {
+  // Each service is decorated under its name in Services (services.ts), where its type stands.
+  interface FastifyInstance extends Services {
     config: Config
     schema: CompiledSchema
-    store: Store
-    records: RecordService
-    /** Seals and opens the secrets kept in the store (SECRETS_KEY). */
-    secrets: SecretBox
-    users: UserService
-    revocations: Revocations
-    apiKeys: ApiKeyService
-    usageLog: UsageLog
-    people: People
-    auditLog: AuditLog
-    enrollments: Enrollments
-    requirements: DegreeRequirements
-    progress: DegreeProgress
-    plans: StudentPlans
-    protectedAccess: ProtectedAccess
-    /** The request-path Redis client (fails fast), or null when REDIS_URL is not set. */
-    redis: Redis | null
-    /** Once-only claims shared by every instance (Redis when configured, else the store). */
-    oneTime: OneTimeClaims
-    responseCache: ResponseCache
-    searchService: SearchService
-    /** Background jobs (DESIGN 6.4): BullMQ with REDIS_URL, else the embedded driver. */
-    jobs: JobDriver
-    workflows: WorkflowService
     /** Named checks /ready runs; each resolves to the adapter in use or throws. */
     readinessProbes: Map<string, () => Promise<string>>
   }
@@ -149,36 +106,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     pluginTimeout: 30_000,
     routerOptions: { maxParamLength: 300 },
   })
-  const services = await createServices(config, schema, app.log, options.store)
+  const { services, close } = await createServices(config, schema, app.log, options.store)
   app.decorate('config', config)
   app.decorate('schema', schema)
-  app.decorate('store', services.store)
-  app.decorate('records', services.records)
-  app.decorate('secrets', services.secrets)
-  app.decorate('users', services.users)
-  app.decorate('revocations', services.revocations)
-  app.decorate('apiKeys', services.apiKeys)
-  app.decorate('usageLog', services.usage)
-  app.decorate('people', services.people)
-  app.decorate('auditLog', services.auditLog)
-  app.decorate('enrollments', services.enrollments)
-  app.decorate('requirements', services.requirements)
-  app.decorate('progress', services.progress)
-  app.decorate('plans', services.plans)
-  app.decorate('protectedAccess', services.protectedAccess)
-  app.decorate('redis', services.redis)
-  app.decorate('oneTime', services.oneTime)
-  app.decorate('responseCache', services.cache)
-  app.decorate('searchService', services.search)
-  app.decorate('jobs', services.jobs)
+  for (const [name, service] of Object.entries(services)) app.decorate(name, service)
   // Every plugin has registered its handlers by now.
   app.addHook('onReady', () => services.jobs.start())
-  app.decorate('workflows', services.workflows)
   const probes = new Map<string, () => Promise<string>>([['store', async () => { await services.store.ping(); return services.store.kind }]])
   const redis = services.redis
   if (redis) probes.set('redis', async () => { await redis.ping(); return 'redis' })
   app.decorate('readinessProbes', probes)
-  app.addHook('onClose', () => services.close())
+  app.addHook('onClose', close)
 
   try {
     installJsonBodies(app)
@@ -187,8 +125,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await app.register(docsPlugin, { publicUrl: config.publicUrl, tags })
     await app.register(authPlugin, { config, ...services })
     await app.register(gatePlugin, { limits: config.rateLimits, redis })
-    const students = new StudentReferences(schema, services.records, services.people)
-    await app.register(responseCachePlugin, { cache: services.cache, schema, students })
+    const students = services.studentReferences
+    await app.register(responseCachePlugin, { cache: services.responseCache, schema, students })
     await app.register(errorsPlugin)
     await app.register(auditPlugin, { log: services.auditLog })
     for (const plugin of options.plugins ?? []) await app.register(plugin)
@@ -223,7 +161,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   } catch (error) {
     // A plugin or route that fails to register (a fault in the schema) must not leave the store, its
     // files and timers open behind the error.
-    await services.close().catch(() => {})
+    await close().catch(() => {})
     throw error
   }
   return app

@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url'
 import { resolve } from 'node:path'
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import type { RateLimits } from './http/rate-limit.js'
 
 const projectRoot = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../' : '../', import.meta.url))
 
@@ -79,6 +78,17 @@ export interface SamlSettings {
   readonly certPath?: string
   /** Accepted eduPersonPrincipalName scopes, lower case; empty accepts any the IdP asserts. */
   readonly scopes: readonly string[]
+}
+
+/** Requests allowed per window, by kind of caller (http/rate-limit.ts counts them). */
+export interface RateLimits {
+  readonly windowMs: number
+  readonly anonymous: number
+  readonly user: number
+  readonly keyRead: number
+  readonly keyWrite: number
+  /** Prefix of the counters in Redis, so deployments (or test runs) sharing one Redis keep apart. */
+  readonly namespace: string
 }
 
 export interface Config {

@@ -5,7 +5,7 @@ import { signInLink } from './auth/custom-token.js'
 import { signingKeys } from './auth/keys.js'
 import type { UserRecord } from './auth/users.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
-import { scheduleMaintenanceJobs } from './jobs/maintenance-jobs.js'
+import { scheduleMaintenanceJobs } from './jobs/maintenance.js'
 import { SchemaError } from './schema/index.js'
 
 /**
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host })
   // On the embedded driver no worker process exists to set up the maintenance schedules (npm run worker
   // does on BullMQ); upserting them again at each start changes nothing.
-  if (app.jobs.kind === 'embedded') await scheduleMaintenanceJobs(app.jobs)
+  if (app.jobs.kind === 'embedded') await scheduleMaintenanceJobs(app.jobs, app.maintenance)
   await announceSignIn(app, config)
 }
 

@@ -1,19 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Redis } from 'ioredis'
 import { ApiKeyService } from './auth/api-keys/service.js'
-import { UsageLog, usageCollection } from './auth/api-keys/usage.js'
+import { UsageLog, usageCollection, usageMaintenance } from './auth/api-keys/usage.js'
 import { CustomTokens } from './auth/custom-token.js'
 import { signingKeys, type SigningKeys } from './auth/keys.js'
 import { secretBox, type SecretBox } from './auth/secret-box.js'
 import { oneTimeClaims, type OneTimeClaims } from './auth/one-time.js'
 import type { SamlSignIn } from './auth/saml/service.js'
 import { dropRetiredPermissions } from './auth/retired-permissions.js'
-import { Revocations, revokedTokensCollection } from './auth/revocations.js'
+import { revocationMaintenance, Revocations, revokedTokensCollection } from './auth/revocations.js'
 import { UserService } from './auth/users.js'
 import { createResponseCache, type ResponseCache } from './cache/response-cache.js'
 import { joinCluster } from './cluster/join.js'
 import type { Config } from './config.js'
-import { AuditLog, auditCollection, auditIndexes } from './privacy/audit-log.js'
+import { AuditLog, auditCollection, auditIndexes, auditMaintenance } from './privacy/audit-log.js'
 import { installRequirementChecks } from './degrees/requirement-checks.js'
 import { installCourseCodeCheck } from './records/course-code-check.js'
 import { StudentPlans } from './degrees/plans.js'
@@ -22,17 +22,20 @@ import { DegreeRequirements } from './degrees/requirements.js'
 import { Enrollments } from './privacy/enrollments.js'
 import { People } from './privacy/relations.js'
 import { ProtectedAccess } from './privacy/student-access.js'
+import { StudentReferences } from './privacy/student-references.js'
+import { registerPublicationJobs } from './publications/jobs.js'
 import { RecordService } from './records/service.js'
 import { connectRequestPathRedis } from './redis/client.js'
-import { registerDataJobs } from './jobs/handlers.js'
-import { maintenanceHandlers } from './jobs/maintenance-jobs.js'
+import { maintenanceHandlers, type MaintenanceJobs } from './jobs/maintenance.js'
 import { openJobs } from './jobs/open.js'
 import type { JobDriver } from './jobs/port.js'
 import type { CompiledSchema } from './schema/index.js'
 import { SearchService } from './search/service.js'
 import { checkStoredClientSecret } from './sync/client-secret.js'
+import { registerCampusSyncJobs } from './sync/jobs.js'
 import { openStore } from './store/open.js'
 import type { IndexSpec, Store } from './store/port.js'
+import { overdueMaintenance } from './workflows/overdue.js'
 import { instanceIndexes, instancesCollection } from './workflows/persistence.js'
 import { WorkflowService } from './workflows/service.js'
 
@@ -45,6 +48,10 @@ const systemCollections: Record<string, IndexSpec[]> = {
   [auditCollection]: auditIndexes,
 }
 
+/**
+ * Every service, each built once by `createServices` and decorated on the app under this name (app.ts);
+ * the worker runs the same set.
+ */
 export interface Services {
   readonly store: Store
   readonly keys: SigningKeys
@@ -54,25 +61,36 @@ export interface Services {
   readonly users: UserService
   readonly revocations: Revocations
   readonly apiKeys: ApiKeyService
-  readonly usage: UsageLog
+  readonly usageLog: UsageLog
   readonly people: People
   readonly auditLog: AuditLog
   readonly enrollments: Enrollments
+  /** Leaves references to students out of answers for callers who may not see them (DESIGN 6.1). */
+  readonly studentReferences: StudentReferences
   readonly requirements: DegreeRequirements
   readonly progress: DegreeProgress
   readonly plans: StudentPlans
   readonly protectedAccess: ProtectedAccess
-  /** The request-path Redis client (rate limits, sign-in state, one-time claims), or null. */
+  /** The request-path Redis client (rate limits, sign-in state, one-time claims), or null when REDIS_URL is not set. */
   readonly redis: Redis | null
+  /** Once-only claims shared by every instance (Redis when configured, else the store). */
   readonly oneTime: OneTimeClaims
   readonly customTokens: CustomTokens
   /** Single sign-on, when SAML is configured. */
   readonly samlSignIn: SamlSignIn | null
-  readonly cache: ResponseCache
-  readonly search: SearchService
+  readonly responseCache: ResponseCache
+  /** Not `search`: on the app that name is Fastify's shorthand for SEARCH routes. */
+  readonly searchService: SearchService
   readonly workflows: WorkflowService
-  /** Background jobs; handlers are registered before the app is ready, which starts the driver. */
+  /** Background jobs (DESIGN 6.4): BullMQ with REDIS_URL, else the embedded driver; handlers are registered before the app is ready, which starts the driver. */
   readonly jobs: JobDriver
+  /** The maintenance queue's jobs, each contributed by its feature; the worker (or the API on the embedded driver) schedules them. */
+  readonly maintenance: MaintenanceJobs
+}
+
+export interface OpenServices {
+  readonly services: Services
+  /** Releases the services in order; the store too unless it was given. */
   close(): Promise<void>
 }
 
@@ -84,7 +102,7 @@ async function samlFor(settings: NonNullable<Config['saml']>, redis: Redis | nul
 }
 
 /** Opens the store (unless given one) and builds the services on it; `close` releases them in order. */
-export async function createServices(config: Config, schema: CompiledSchema, log: FastifyBaseLogger, given?: Store): Promise<Services> {
+export async function createServices(config: Config, schema: CompiledSchema, log: FastifyBaseLogger, given?: Store): Promise<OpenServices> {
   const names = [...schema.collections.map((c) => c.name), ...Object.keys(systemCollections)]
   const opened = given ?? await openStore(config, names, log)
   // Every service writes through the cluster's store, so other instances hear of every write.
@@ -102,16 +120,17 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   const users = new UserService(store, records)
   const revocations = new Revocations(store)
   const apiKeys = new ApiKeyService(store, records, users)
-  const usage = new UsageLog(store, log)
+  const usageLog = new UsageLog(store, log)
   const people = new People(records, schema)
   const auditLog = new AuditLog(store)
   const enrollments = new Enrollments(records, schema)
+  const studentReferences = new StudentReferences(schema, records, people)
   const requirements = new DegreeRequirements(records, schema)
   const progress = new DegreeProgress(records, schema, enrollments, requirements)
   const protectedAccess = new ProtectedAccess(records, people, schema)
   // A periodic rebuild on MongoDB also catches writes made outside the service; other instances' are noticed.
-  const search = new SearchService(records, schema, log, config.searchRefreshMs ?? (store.kind === 'mongodb' ? 60_000 : 0), cluster.notices)
-  await search.start()
+  const searchService = new SearchService(records, schema, log, config.searchRefreshMs ?? (store.kind === 'mongodb' ? 60_000 : 0), cluster.notices)
+  await searchService.start()
   // The command timeout counts from sending to handling the reply, so it also measures this process's
   // own event-loop lag; ten concurrent SAML callbacks alone lag it by about half a second.
   const redis = config.redisUrl ? await connectRequestPathRedis(config.redisUrl, 'api', { commandTimeout: 3000 }) : null
@@ -127,20 +146,27 @@ export async function createServices(config: Config, schema: CompiledSchema, log
     await workflows.seed()
     await workflows.repair()
   }
-  const cache = await createResponseCache(config, log, cluster.notices ?? undefined)
-  records.onChange((change) => cache.invalidate(change.collection))
+  const responseCache = await createResponseCache(config, log, cluster.notices ?? undefined)
+  records.onChange((change) => responseCache.invalidate(change.collection))
   const jobs = await openJobs(config, store, log, { runJobs: config.workers === 'inline', closeGraceMs: Math.floor(config.shutdownGraceMs / 2) })
-  jobs.register('maintenance', maintenanceHandlers({ store, revocations, auditLog, usageRetentionDays: config.keyUsageRetentionDays, workflows, log }))
-  registerDataJobs(jobs, { records, schema, enrollments, auditLog, secrets, openalex: config.openalex, invalidate: (collection) => cache.invalidate(collection) })
+  const maintenance = {
+    ...revocationMaintenance(revocations), ...usageMaintenance(store, config.keyUsageRetentionDays), ...auditMaintenance(auditLog, log), ...overdueMaintenance(workflows.overdue),
+  }
+  jobs.register('maintenance', maintenanceHandlers(maintenance))
+  const invalidate = (collection: string) => responseCache.invalidate(collection)
+  registerCampusSyncJobs(jobs, { records, schema, enrollments, auditLog, secrets })
+  registerPublicationJobs(jobs, { records, schema, openalex: config.openalex, invalidate })
   return {
-    store, keys, secrets, records, users, revocations, apiKeys, usage, people, auditLog, enrollments, requirements, progress, plans, protectedAccess,
-    redis, oneTime, customTokens, samlSignIn, cache, search, workflows, jobs,
+    services: {
+      store, keys, secrets, records, users, revocations, apiKeys, usageLog, people, auditLog, enrollments, studentReferences, requirements, progress, plans,
+      protectedAccess, redis, oneTime, customTokens, samlSignIn, responseCache, searchService, workflows, jobs, maintenance,
+    },
     async close() {
       await jobs.close()
-      search.close()
-      await usage.close()
+      searchService.close()
+      await usageLog.close()
       revocations.close()
-      await cache.close()
+      await responseCache.close()
       if (redis) await redis.quit().catch(() => redis.disconnect())
       await cluster.close()
       if (!given) await store.close()

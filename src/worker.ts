@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace'
 import { pino } from 'pino'
 import { ConfigError, loadConfig } from './config.js'
-import { scheduleMaintenanceJobs } from './jobs/maintenance-jobs.js'
+import { scheduleMaintenanceJobs } from './jobs/maintenance.js'
 import { compileSchema } from './schema/index.js'
 import { createServices } from './services.js'
 
@@ -17,14 +17,14 @@ async function main(): Promise<void> {
   if (!config.mongodbUrl) throw new ConfigError('MONGODB_URL', 'is required by the worker (an embedded store belongs to the API process)')
   const log = pino({ level: config.logLevel, name: 'worker' })
   const schema = await compileSchema(config.schemaDir)
-  const services = await createServices({ ...config, workers: 'inline' }, schema, log)
-  await scheduleMaintenanceJobs(services.jobs)
+  const { services, close } = await createServices({ ...config, workers: 'inline' }, schema, log)
+  await scheduleMaintenanceJobs(services.jobs, services.maintenance)
   await services.jobs.start()
   log.info('worker started')
   closeWithGrace({ delay: config.shutdownGraceMs }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'worker shutting down after an error')
     else log.info({ signal }, 'worker shutting down')
-    await services.close()
+    await close()
   })
 }
 

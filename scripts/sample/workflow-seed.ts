@@ -4,7 +4,7 @@
  * entity's status, instance, approvals and history are the service's own. The service's clock is the
  * seed's: each case is submitted `ageDays` before `now` and its later actions follow a day apart.
  */
-import type { Principal } from '../../src/auth/plugin.js'
+import type { Principal } from '../../src/auth/principal.js'
 import { userIdForEmail } from '../../src/auth/tokens.js'
 import { UserService, type GroupRecord, type UserRecord } from '../../src/auth/users.js'
 import type { Role } from '../../src/auth/permissions.js'

@@ -9,26 +9,12 @@ import type { ApiKeyService } from './api-keys/service.js'
 import type { UsageLog } from './api-keys/usage.js'
 import { credentialOf } from './credentials.js'
 import type { SigningKeys } from './keys.js'
-import { describePolicy, type Permission, type Policy, type Role } from './permissions.js'
+import { describePolicy, type Permission, type Policy } from './permissions.js'
+import type { Principal } from './principal.js'
 import { PrincipalCache } from './principal-cache.js'
 import type { Revocations } from './revocations.js'
 import { signOptions, verifyOptions, type IdTokenClaims } from './tokens.js'
 import type { GroupRecord, UserRecord, UserService } from './users.js'
-
-/** Who is calling, established once per request before any handler runs. */
-export interface Principal {
-  readonly kind: 'user' | 'api-key'
-  /** The signed-in user, or the owner of the API key. */
-  readonly userId: string
-  readonly email: string
-  readonly role: Role
-  readonly campusId?: string
-  /** For a key: what it was granted and its owner still holds. */
-  readonly permissions: ReadonlySet<Permission>
-  readonly groups: readonly GroupRecord[]
-  readonly token?: { readonly id: string; readonly expiresAt: Date }
-  readonly apiKey?: { readonly id: string; readonly prefix: string }
-}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -59,7 +45,7 @@ export interface AuthOptions {
   readonly users: UserService
   readonly revocations: Revocations
   readonly apiKeys: ApiKeyService
-  readonly usage: UsageLog
+  readonly usageLog: UsageLog
   readonly store: Store
 }
 
@@ -190,7 +176,7 @@ function hold(request: FastifyRequest, error: unknown): void {
  * any body is read.
  */
 async function auth(app: FastifyInstance, options: AuthOptions) {
-  const { config, keys, usage } = options
+  const { config, keys, usageLog } = options
   const principals: Principals = { bearer: new PrincipalCache(options.store.writeCounts), keys: new PrincipalCache(options.store.writeCounts) }
   await app.register(fastifyJwt, {
     secret: keys.algorithm === 'RS256' ? { private: keys.signKey, public: keys.verifyKey } : keys.signKey,
@@ -235,7 +221,7 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
       const principal = request.principal
       if (!policy || !principal) return
       authorizePolicy(policy, principal)
-      if (principal.apiKey) usage.record(principal.apiKey.id, request.ip, request.method, request.routeOptions.url ?? request.url)
+      if (principal.apiKey) usageLog.record(principal.apiKey.id, request.ip, request.method, request.routeOptions.url ?? request.url)
     },
   } satisfies AccessControl)
 }

@@ -1,5 +1,5 @@
 import type { WriteCounts } from '../store/port.js'
-import type { Principal } from './plugin.js'
+import type { Principal } from './principal.js'
 
 /** Everything a principal is built from: a write to any of these may change who a credential is. */
 export const principalSources = ['users', 'groups', 'revoked_tokens', 'api_keys'] as const

@@ -1,3 +1,4 @@
+import { hour, type MaintenanceJobs } from '../jobs/maintenance.js'
 import type { Store } from '../store/port.js'
 
 export const revokedTokensCollection = 'revoked_tokens'
@@ -41,4 +42,9 @@ export class Revocations {
   close(): void {
     clearInterval(this.sweeper)
   }
+}
+
+/** Signed-out tokens are kept only until they would have expired anyway. */
+export function revocationMaintenance(revocations: Revocations): MaintenanceJobs {
+  return { 'sweep-revoked-tokens': { every: hour, run: async (now) => ({ deleted: await revocations.sweep(now) }) } }
 }

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
 import { ShuttingDown } from '../errors.js'
-import { rateLimitOptions, resetAt, type RateLimits } from './rate-limit.js'
+import type { RateLimits } from '../config.js'
+import { rateLimitOptions, resetAt } from './rate-limit.js'
 
 export interface GateOptions {
   readonly limits: RateLimits

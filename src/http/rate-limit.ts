@@ -2,18 +2,9 @@ import { createRequire } from 'node:module'
 import { normalizeIP, type FastifyRateLimitStore, type FastifyRateLimitStoreCtor, type RateLimitPluginOptions } from '@fastify/rate-limit'
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
+import type { RateLimits } from '../config.js'
 import { RateLimited, withHeaders } from '../errors.js'
 import { breakerOf } from '../redis/breaker.js'
-
-export interface RateLimits {
-  readonly windowMs: number
-  readonly anonymous: number
-  readonly user: number
-  readonly keyRead: number
-  readonly keyWrite: number
-  /** Prefix of the counters in Redis, so deployments (or test runs) sharing one Redis keep apart. */
-  readonly namespace: string
-}
 
 type Count = { current: number; ttl: number }
 type RedisStoreCtor = new (continueExceeding: boolean, exponentialBackoff: boolean, redis: Redis, namespace: string) => FastifyRateLimitStore

@@ -1,53 +1,23 @@
-import type { Logger } from 'pino'
-import { pruneUsage } from '../auth/api-keys/usage.js'
-import type { Revocations } from '../auth/revocations.js'
-import type { AuditLog } from '../privacy/audit-log.js'
-import type { Store } from '../store/port.js'
-import type { WorkflowService } from '../workflows/service.js'
+import type { HandlerMap, JobDriver } from './port.js'
 
-const hour = 60 * 60 * 1000
+export const hour = 60 * 60 * 1000
 
-/** Each job and how often it runs. */
-export const maintenanceSchedule = {
-  /** Signed-out tokens are kept only until they would have expired anyway. */
-  'sweep-revoked-tokens': hour,
-  /** API key usage entries are kept for KEY_USAGE_RETENTION_DAYS. */
-  'prune-key-usage': 24 * hour,
-  /** A broken audit chain is reported as an error in the worker's log, not only when someone asks. */
-  'verify-audit-chain': 24 * hour,
-  /**
-   * Approvals past their stage's due_at are marked overdue, and stages past twice their due time gain
-   * the department admins (DESIGN 6.3). Due times are whole days: hourly marks each within the hour.
-   */
-  'sweep-overdue-approvals': hour,
-} as const
-
-export interface MaintenanceDeps {
-  readonly store: Store
-  readonly revocations: Revocations
-  readonly auditLog: AuditLog
-  readonly usageRetentionDays: number
-  readonly workflows: Pick<WorkflowService, 'overdue'>
-  readonly log: Pick<Logger, 'info' | 'error'>
-  readonly now?: () => Date
+/** A recurring housekeeping job a feature adds to the maintenance queue: how often it runs and what it does. */
+export interface MaintenanceJob {
+  readonly every: number
+  /** Does the job's work as of `now`; what it returns becomes the job's result in the queue. */
+  run(now: Date): Promise<Record<string, unknown>>
 }
 
-/** Runs one job; what it returns becomes the job's result in the queue. */
-export async function runMaintenance(name: string, deps: MaintenanceDeps): Promise<Record<string, unknown>> {
-  const now = deps.now?.() ?? new Date()
-  switch (name) {
-    case 'sweep-revoked-tokens':
-      return { deleted: await deps.revocations.sweep(now) }
-    case 'prune-key-usage':
-      return { deleted: await pruneUsage(deps.store, new Date(now.getTime() - deps.usageRetentionDays * 24 * hour)) }
-    case 'verify-audit-chain': {
-      const report = await deps.auditLog.verify()
-      if (!report.intact) deps.log.error({ report }, 'the audit chain is broken')
-      return { ...report }
-    }
-    case 'sweep-overdue-approvals':
-      return { ...await deps.workflows.overdue.sweep(now) }
-    default:
-      throw new Error(`unknown maintenance job ${name}`)
-  }
+/** Maintenance jobs by name; the name is both the job's and its scheduler's. */
+export type MaintenanceJobs = Readonly<Record<string, MaintenanceJob>>
+
+/** The maintenance queue's handlers: one per job, each run as of the clock's time. */
+export function maintenanceHandlers(tasks: MaintenanceJobs, now: () => Date = () => new Date()): HandlerMap {
+  return Object.fromEntries(Object.entries(tasks).map(([name, task]) => [name, () => task.run(now())]))
+}
+
+/** Upserts one scheduler per maintenance job (its id is the job's name); running it again changes nothing. */
+export async function scheduleMaintenanceJobs(jobs: JobDriver, tasks: MaintenanceJobs): Promise<void> {
+  for (const [name, { every }] of Object.entries(tasks)) await jobs.upsertScheduler('maintenance', { id: name, every })
 }

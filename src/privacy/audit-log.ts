@@ -1,3 +1,5 @@
+import type { Logger } from 'pino'
+import { hour, type MaintenanceJobs } from '../jobs/maintenance.js'
 import { DuplicateKeyError, type Collection, type Doc, type Filter, type IndexSpec, type Store } from '../store/port.js'
 import { auditId, ChainVerifier, genesisHash, hashOf, type AuditEntry, type AuditFacts, type AuditResourceType, type ChainReport } from './audit-entry.js'
 
@@ -164,5 +166,19 @@ export class AuditLog {
       if (batch.length < verifyBatch) return verifier.report()
       after = batch[batch.length - 1]!._id
     }
+  }
+}
+
+/** A broken audit chain is reported as an error in the worker's log, not only when someone asks. */
+export function auditMaintenance(auditLog: AuditLog, log: Pick<Logger, 'error'>): MaintenanceJobs {
+  return {
+    'verify-audit-chain': {
+      every: 24 * hour,
+      async run() {
+        const report = await auditLog.verify()
+        if (!report.intact) log.error({ report }, 'the audit chain is broken')
+        return { ...report }
+      },
+    },
   }
 }

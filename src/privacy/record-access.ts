@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/plugin.js'
+import type { Principal } from '../auth/principal.js'
 import { isPermission } from '../auth/permissions.js'
 import { PermissionDenied } from '../errors.js'
 import type { ApiRecord } from '../records/service.js'

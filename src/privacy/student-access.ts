@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/plugin.js'
+import type { Principal } from '../auth/principal.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
 import { isAdmin, type People } from './relations.js'

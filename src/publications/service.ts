@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/plugin.js'
+import type { Principal } from '../auth/principal.js'
 import { normalizeDoi } from '../domain/publications/normalize.js'
 import { PermissionDenied } from '../errors.js'
 import { isAdmin, type People } from '../privacy/relations.js'

@@ -1,6 +1,7 @@
 import type { MappedRecord, Refs, RowError, SourceRef, SyncKind } from '../domain/oneroster/types.js'
 import type { RecordUpdate, SyncPlan } from '../domain/oneroster/plan.js'
 import { isAppError } from '../errors.js'
+import { checkpoint } from '../jobs/checkpoint.js'
 import type { AuditFacts } from '../privacy/audit-entry.js'
 import type { AuditLog } from '../privacy/audit-log.js'
 import type { Enrollments } from '../privacy/enrollments.js'
@@ -34,11 +35,6 @@ export interface ApplyContext {
 const classOfKind: Record<Exclude<SyncKind, 'person'>, string> = { course: 'Course', section: 'Section', enrollment: 'Enrollment' }
 
 class RowRefused extends Error {}
-
-/** Stops between pages when the job is asked to stop; the job runs again later and finds the writes done. */
-export function checkpoint(signal: AbortSignal): void {
-  if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('the run was stopped')
-}
 
 /**
  * Writes a plan page by page through the record service (enrollments through their service, each write

@@ -1,6 +1,6 @@
 import { openPackage } from '../connectors/oneroster/csv.js'
 import { OneRosterFetchError, OneRosterPackageError } from '../connectors/oneroster/errors.js'
-import type { Collection, RowOf } from '../connectors/oneroster/model.js'
+import type { Collection, RowOf } from '../domain/oneroster/model.js'
 import { OneRosterRestClient } from '../connectors/oneroster/rest.js'
 import type { SyncSourceConfig } from './config.js'
 

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/plugin.js'
+import type { Principal } from '../auth/principal.js'
 import { approversOf, barred, exclude } from '../domain/workflow/index.js'
 import { PermissionDenied, RecordNotFound } from '../errors.js'
 import type { People } from '../privacy/relations.js'

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/plugin.js'
+import type { Principal } from '../auth/principal.js'
 import type { UserRecord } from '../auth/users.js'
 import { ApiKeyNotAllowed } from '../errors.js'
 import { linkedPersons } from '../privacy/person-link.js'

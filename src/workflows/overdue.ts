@@ -1,4 +1,5 @@
 import { activeStage, escalate, escalatesAt, markOverdue, type Outcome } from '../domain/workflow/index.js'
+import { hour, type MaintenanceJobs } from '../jobs/maintenance.js'
 import type { Approvers } from './approvers.js'
 import type { Definitions } from './definitions.js'
 import { WorkflowConflictError } from './errors.js'
@@ -41,4 +42,12 @@ export class OverdueSweep {
       throw error
     }
   }
+}
+
+/**
+ * Approvals past their stage's due_at are marked overdue, and stages past twice their due time gain the
+ * department admins (DESIGN 6.3). Due times are whole days: hourly marks each within the hour.
+ */
+export function overdueMaintenance(sweep: Pick<OverdueSweep, 'sweep'>): MaintenanceJobs {
+  return { 'sweep-overdue-approvals': { every: hour, run: async (now) => ({ ...await sweep.sweep(now) }) } }
 }

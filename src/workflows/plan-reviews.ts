@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/plugin.js'
+import type { Principal } from '../auth/principal.js'
 import type { PlanReviewGate } from '../degrees/plans.js'
 import { systemActor, voidApproval } from '../domain/workflow/index.js'
 import { hasStatus, PlanUnderReview, type AppError } from '../errors.js'

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/plugin.js'
+import type { Principal } from '../auth/principal.js'
 import {
   activeStage, barred, decide, delegate, exclude, resubmit, start, withdraw,
   type Actor, type Outcome, type WorkflowDefinition,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import t from 'tap'
-import type { Principal } from '../../src/auth/plugin.js'
+import type { Principal } from '../../src/auth/principal.js'
 import { userIdForEmail } from '../../src/auth/tokens.js'
 import type { UserRecord } from '../../src/auth/users.js'
 import { buildTestApp } from '../helpers/app.js'

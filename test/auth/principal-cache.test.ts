@@ -1,5 +1,5 @@
 import t from 'tap'
-import type { Principal } from '../../src/auth/plugin.js'
+import type { Principal } from '../../src/auth/principal.js'
 import { PrincipalCache, principalSources } from '../../src/auth/principal-cache.js'
 import { unheardMaxAgeMs, WriteNotices } from '../../src/cluster/write-notices.js'
 

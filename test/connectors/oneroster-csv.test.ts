@@ -4,7 +4,7 @@ import t from 'tap'
 import { openPackage } from '../../src/connectors/oneroster/csv.js'
 import { OneRosterPackageError } from '../../src/connectors/oneroster/errors.js'
 import type { OneRosterPackage } from '../../src/connectors/oneroster/csv.js'
-import type { Collection, RowOf } from '../../src/connectors/oneroster/model.js'
+import type { Collection, RowOf } from '../../src/domain/oneroster/model.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { storedZip } from './helpers/stored-zip.js'
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import t, { type Test } from 'tap'
 import { OneRosterFetchError } from '../../src/connectors/oneroster/errors.js'
-import type { Collection, Page } from '../../src/connectors/oneroster/model.js'
+import type { Collection, Page } from '../../src/domain/oneroster/model.js'
 import { OneRosterRestClient } from '../../src/connectors/oneroster/rest.js'
 import { fixtureServer, readBody, sendJson } from './helpers/fixture-server.js'
 

@@ -2,7 +2,7 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
 import { Type } from '@sinclair/typebox'
 import t from 'tap'
 import { answerSerializers } from '../../src/http/serializers.js'
-import { pageOf } from '../../src/routes/records/schemas.js'
+import { pageOf } from '../../src/routes/shared.js'
 import { freezeDeep } from '../../src/store/freeze.js'
 
 const Person = Type.Object({

@@ -1,18 +1,18 @@
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import t, { type Test } from 'tap'
-import { usageCollection } from '../../src/auth/api-keys/usage.js'
-import { Revocations, revokedTokensCollection } from '../../src/auth/revocations.js'
+import { usageCollection, usageMaintenance } from '../../src/auth/api-keys/usage.js'
+import { revocationMaintenance, Revocations, revokedTokensCollection } from '../../src/auth/revocations.js'
 import { BullJobDriver } from '../../src/jobs/bullmq/driver.js'
-import { maintenanceSchedule, runMaintenance, type MaintenanceDeps } from '../../src/jobs/maintenance.js'
-import { maintenanceHandlers, scheduleMaintenanceJobs } from '../../src/jobs/maintenance-jobs.js'
+import { maintenanceHandlers, scheduleMaintenanceJobs, type MaintenanceJobs } from '../../src/jobs/maintenance.js'
 import { connectRequestPathRedis } from '../../src/redis/client.js'
 import { auditId } from '../../src/privacy/audit-entry.js'
-import { AuditLog, auditCollection, auditIndexes } from '../../src/privacy/audit-log.js'
+import { AuditLog, auditCollection, auditIndexes, auditMaintenance } from '../../src/privacy/audit-log.js'
 import { People } from '../../src/privacy/relations.js'
 import { RecordService } from '../../src/records/service.js'
 import { compileSchema } from '../../src/schema/index.js'
 import { EmbeddedStore } from '../../src/store/nedb/store.js'
+import { overdueMaintenance } from '../../src/workflows/overdue.js'
 import { WorkflowService } from '../../src/workflows/service.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { workflowDepartment } from '../workflows/support.js'
@@ -43,30 +43,33 @@ async function setup(t: Test) {
     })
   }
   const errors: unknown[] = []
-  const log = { info: () => {}, error: (detail: unknown) => void errors.push(detail) } as unknown as MaintenanceDeps['log']
+  const log = { error: (detail: unknown) => void errors.push(detail) }
   const records = new RecordService(store, schema)
   const workflows = new WorkflowService({ store, records, schema, people: new People(records, schema) })
-  const deps: MaintenanceDeps = { store, revocations, auditLog, usageRetentionDays: 90, workflows, log, now: () => now }
-  return { store, deps, errors }
+  // The maintenance jobs as services.ts gathers them, each from its feature.
+  const tasks: MaintenanceJobs = {
+    ...revocationMaintenance(revocations), ...usageMaintenance(store, 90), ...auditMaintenance(auditLog, log), ...overdueMaintenance(workflows.overdue),
+  }
+  const run = (name: string, at = now) => tasks[name]!.run(at)
+  return { store, revocations, tasks, run, errors }
 }
 
 t.test('each maintenance job does its work and reports it', async (t) => {
-  const { store, deps, errors } = await setup(t)
-  t.same(await runMaintenance('sweep-revoked-tokens', deps), { deleted: 1 })
+  const { store, tasks, run, errors } = await setup(t)
+  t.same(Object.keys(tasks).sort(), ['prune-key-usage', 'sweep-overdue-approvals', 'sweep-revoked-tokens', 'verify-audit-chain'], 'each feature adds its job')
+  t.same(await run('sweep-revoked-tokens'), { deleted: 1 })
   t.same((await store.collection(revokedTokensCollection).find({})).map((r) => r._id), ['iss#live'], 'the live revocation stays')
-  t.same(await runMaintenance('prune-key-usage', deps), { deleted: 1 })
+  t.same(await run('prune-key-usage'), { deleted: 1 })
   t.same((await store.collection(usageCollection).find({}, { sort: [['_id', 1]] })).map((r) => r._id), ['edge', 'new'], 'entries inside the retention stay')
-  t.match(await runMaintenance('verify-audit-chain', deps), { intact: true, checked: 3 })
+  t.match(await run('verify-audit-chain'), { intact: true, checked: 3 })
   t.same(errors, [], 'an intact chain is not an error')
   await store.collection(auditCollection).updateOne({ _id: auditId(2) }, { $set: { success: false } })
-  t.match(await runMaintenance('verify-audit-chain', deps), { intact: false, firstBrokenAt: 2 })
+  t.match(await run('verify-audit-chain'), { intact: false, firstBrokenAt: 2 })
   t.equal(errors.length, 1, 'a broken chain is logged as an error')
-  t.same(await runMaintenance('sweep-overdue-approvals', deps), { marked: 0, escalated: 0 }, 'no instance, nothing overdue')
-  await t.rejects(runMaintenance('drop-everything', deps), /unknown maintenance job/)
+  t.same(await run('sweep-overdue-approvals'), { marked: 0, escalated: 0 }, 'no instance, nothing overdue')
 })
 
 t.test('the overdue sweep marks late approvals, then adds the department admins twice past the due time; each once', async (t) => {
-  const { deps } = await setup(t)
   const { workflows, as, ids } = await workflowDepartment(t)
   const thesis = await workflows.create('honors_thesis', as('una'), { student: ids.una, advisor: ids.fay, title: 'Late readers', abstract: 'A.', term: '26S' })
   const { instance } = await workflows.submit('honors_thesis', as('una'), thesis._id)
@@ -74,7 +77,7 @@ t.test('the overdue sweep marks late approvals, then adds the department admins 
   const { activated_at, due_at } = await advisorStage()
   const days = (n: number) => new Date(Date.parse(activated_at!) + n * 86_400_000)
   t.equal(Date.parse(due_at!), days(14).getTime(), 'the advisor stage is due 14 days after it activated')
-  const sweep = (at: Date) => runMaintenance('sweep-overdue-approvals', { ...deps, workflows, now: () => at })
+  const sweep = (at: Date) => overdueMaintenance(workflows.overdue)['sweep-overdue-approvals']!.run(at)
 
   t.same(await sweep(days(13.9)), { marked: 0, escalated: 0 }, 'not yet due')
   t.same(await sweep(days(14.1)), { marked: 1, escalated: 0 }, 'past due: marked')
@@ -99,12 +102,12 @@ t.test('the overdue sweep marks late approvals, then adds the department admins 
 })
 
 t.test('on a real Redis: the schedule is registered once, and a queued job runs on the worker', async (t) => {
-  const { deps } = await setup(t)
+  const { store, revocations, tasks } = await setup(t)
   const redisUrl = 'redis://127.0.0.1:6379'
   const prefix = `adks-test:${randomUUID()}:bull`
   const client = await connectRequestPathRedis(redisUrl, 'test-maintenance')
   const driver = new BullJobDriver({ client, redisUrl, prefix, log: { info: () => {}, warn: () => {}, error: () => {} }, runJobs: true, closeGraceMs: 2000 })
-  driver.register('maintenance', maintenanceHandlers(deps))
+  driver.register('maintenance', maintenanceHandlers(tasks, () => now))
   await driver.start()
   t.teardown(async () => {
     await driver.close()
@@ -112,14 +115,14 @@ t.test('on a real Redis: the schedule is registered once, and a queued job runs 
     if (keys.length) await client.del(...keys)
     client.disconnect()
   })
-  await scheduleMaintenanceJobs(driver)
-  await scheduleMaintenanceJobs(driver)
+  await scheduleMaintenanceJobs(driver, tasks)
+  await scheduleMaintenanceJobs(driver, tasks)
   const schedulers = await driver.schedulers('maintenance')
-  t.same(schedulers.map((s) => s.id).sort(), Object.keys(maintenanceSchedule).sort(), 'one scheduler per job, however often registered')
-  const revoked = deps.store.collection(revokedTokensCollection)
+  t.same(schedulers.map((s) => s.id).sort(), Object.keys(tasks).sort(), 'one scheduler per job, however often registered')
+  const revoked = store.collection(revokedTokensCollection)
   for (let i = 0; i < 100 && (await revoked.count({})) > 1; i++) await new Promise((r) => setTimeout(r, 50))
   t.same((await revoked.find({})).map((r) => r._id), ['iss#live'], 'the schedule runs each job once at the start')
-  await deps.revocations.revoke('iss', 'later', new Date(now.getTime() - 1))
+  await revocations.revoke('iss', 'later', new Date(now.getTime() - 1))
   const { id } = await driver.enqueue('maintenance', 'sweep-revoked-tokens', {})
   let job = await driver.job(id)
   for (let i = 0; i < 200 && job?.state !== 'completed'; i++) {

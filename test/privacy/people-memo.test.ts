@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import t from 'tap'
-import type { Principal } from '../../src/auth/plugin.js'
+import type { Principal } from '../../src/auth/principal.js'
 import { buildTestApp } from '../helpers/app.js'
 
 /** Every request's principal, as the handlers saw it, in the order the answers went out. */

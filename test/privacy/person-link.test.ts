@@ -1,5 +1,5 @@
 import t from 'tap'
-import type { Principal } from '../../src/auth/plugin.js'
+import type { Principal } from '../../src/auth/principal.js'
 import { userIdForEmail } from '../../src/auth/tokens.js'
 import { workflowIdsOfUsers } from '../../src/workflows/identity.js'
 import { buildTestApp } from '../helpers/app.js'

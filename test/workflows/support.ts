@@ -1,5 +1,5 @@
 import type { Test } from 'tap'
-import type { Principal } from '../../src/auth/plugin.js'
+import type { Principal } from '../../src/auth/principal.js'
 import type { Role } from '../../src/auth/permissions.js'
 import { userIdForEmail } from '../../src/auth/tokens.js'
 import type { WorkflowService } from '../../src/workflows/service.js'

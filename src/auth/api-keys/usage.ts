@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
+import { hour, type MaintenanceJobs } from '../../jobs/maintenance.js'
 import type { Store } from '../../store/port.js'
 
 export const usageCollection = 'api_key_usage'
@@ -92,4 +93,11 @@ export class UsageLog {
 /** Deletes usage entries older than `before`; the count deleted. */
 export function pruneUsage(store: Store, before: Date): Promise<number> {
   return store.collection<UsageEntry>(usageCollection).deleteMany({ at: { $lt: before.toISOString() } })
+}
+
+/** API key usage entries are kept for KEY_USAGE_RETENTION_DAYS. */
+export function usageMaintenance(store: Store, retentionDays: number): MaintenanceJobs {
+  return {
+    'prune-key-usage': { every: 24 * hour, run: async (now) => ({ deleted: await pruneUsage(store, new Date(now.getTime() - retentionDays * 24 * hour)) }) },
+  }
 }

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse'
 import { OneRosterPackageError } from './errors.js'
-import type { Collection, Page, RowOf } from './model.js'
-import { collections } from './model.js'
+import type { Collection, Page, RowOf } from '../../domain/oneroster/model.js'
+import { collections } from '../../domain/oneroster/model.js'
 import { normalizeRow } from './normalize.js'
 import { readPackageFiles, type PackageLimits } from './package-files.js'
 

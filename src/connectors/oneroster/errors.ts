@@ -1,4 +1,4 @@
-import type { Collection } from './model.js'
+import type { Collection } from '../../domain/oneroster/model.js'
 
 export type FeedFailure = 'timeout' | 'network' | 'too-large' | 'http' | 'auth' | 'bad-answer'
 

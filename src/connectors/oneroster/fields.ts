@@ -1,4 +1,4 @@
-import type { RowStatus } from './model.js'
+import type { RowStatus } from '../../domain/oneroster/model.js'
 
 /**
  * Readers for untrusted field values: everything becomes a trimmed, length-capped string or is left

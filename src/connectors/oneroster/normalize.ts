@@ -1,5 +1,5 @@
 import { flag, list, refId, status, text } from './fields.js'
-import type { Collection, OneRosterRole, OneRosterUser, RowOf } from './model.js'
+import type { Collection, OneRosterRole, OneRosterUser, RowOf } from '../../domain/oneroster/model.js'
 
 /**
  * Turns one raw row into the shared row model. The raw row is either a REST JSON object (references as

@@ -1,6 +1,6 @@
 import { fetchCapped, httpUrl, TransportError } from '../http.js'
 import { OneRosterFetchError } from './errors.js'
-import type { Collection, Page } from './model.js'
+import type { Collection, Page } from '../../domain/oneroster/model.js'
 import { normalizeRow } from './normalize.js'
 import { TokenSource } from './oauth.js'
 

@@ -1,7 +1,7 @@
 import { OpenAlexBudgetError, OpenAlexError } from './errors.js'
-import { orcid, shortId } from './ids.js'
+import { orcid, shortId } from '../../domain/publications/openalex-ids.js'
 import { OpenAlexTransport, type OpenAlexOptions } from './transport.js'
-import { citationFields, workFields, type OpenAlexAuthor, type OpenAlexWork } from './types.js'
+import { citationFields, workFields, type OpenAlexAuthor, type OpenAlexWork } from '../../domain/publications/openalex-types.js'
 
 export interface ResolvedAuthor {
   /** The author's current id, "A123"; differs from the one asked for when OpenAlex merged authors. */

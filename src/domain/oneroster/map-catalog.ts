@@ -1,5 +1,5 @@
 import { courseCodeKey } from '../course-code.js'
-import type { OneRosterClass, OneRosterCourse } from '../../connectors/oneroster/model.js'
+import type { OneRosterClass, OneRosterCourse } from './model.js'
 import { defined, mapRows } from './rows.js'
 import type { SyncTerm } from './terms.js'
 import type { Mapped, SourceRef } from './types.js'

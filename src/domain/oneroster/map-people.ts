@@ -1,4 +1,4 @@
-import type { OneRosterEnrollment, OneRosterUser } from '../../connectors/oneroster/model.js'
+import type { OneRosterEnrollment, OneRosterUser } from './model.js'
 import { classOfUser, defaultStudentLevels, type StudentLevels } from './people.js'
 import { defined, mapRows } from './rows.js'
 import type { Mapped } from './types.js'

@@ -1,4 +1,4 @@
-import type { OneRosterUser } from '../../connectors/oneroster/model.js'
+import type { OneRosterUser } from './model.js'
 
 export type PersonClass = 'Faculty' | 'Staff' | 'UndergraduateStudent' | 'GraduateStudent'
 export type StudentClass = 'UndergraduateStudent' | 'GraduateStudent'

@@ -1,4 +1,4 @@
-import type { OneRosterAcademicSession } from '../../connectors/oneroster/model.js'
+import type { OneRosterAcademicSession } from './model.js'
 import type { RowError } from './types.js'
 
 export interface SyncTerm {

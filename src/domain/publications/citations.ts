@@ -1,5 +1,5 @@
-import { shortId } from '../../connectors/openalex/ids.js'
-import type { OpenAlexWork } from '../../connectors/openalex/types.js'
+import { shortId } from './openalex-ids.js'
+import type { OpenAlexWork } from './openalex-types.js'
 import type { StoredPublication } from './types.js'
 
 /**

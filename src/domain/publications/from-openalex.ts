@@ -1,5 +1,5 @@
-import { orcid, shortId } from '../../connectors/openalex/ids.js'
-import type { OpenAlexWork } from '../../connectors/openalex/types.js'
+import { orcid, shortId } from './openalex-ids.js'
+import type { OpenAlexWork } from './openalex-types.js'
 import { doiUrl, normalizeDoi } from './normalize.js'
 import type { DepartmentAuthor, PublicationFields } from './types.js'
 

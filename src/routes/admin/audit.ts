@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
 import { ValidationFailed } from '../../errors.js'
 import { AuditEntrySchema, auditResourceTypes, type AuditResourceType } from '../../privacy/audit-entry.js'
-import { paging } from '../records/schemas.js'
+import { paging } from '../shared.js'
 import { errorResponses } from '../responses.js'
 
 const Moment = (description: string) => Type.String({ maxLength: 40, description: `${description}: an ISO 8601 date (2025-09-01) or date-time with a zone (2025-09-01T08:00:00Z)` })

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
-import { noQuery } from '../records/schemas.js'
+import { noQuery } from '../shared.js'
 import { errorResponses } from '../responses.js'
 
 const units = ['B', 'KB', 'MB', 'GB', 'TB']

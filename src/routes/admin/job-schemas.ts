@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { jobStates, queueNames, type JobState } from '../../jobs/port.js'
 import { schedulerIdPattern } from '../../jobs/schedule.js'
-import { paging } from '../records/schemas.js'
+import { paging } from '../shared.js'
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()])
 const Json = (description: string) => Type.Record(Type.String(), Type.Unknown(), { description })

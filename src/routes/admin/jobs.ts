@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
 import { isQueueName, UnknownJobError, UnknownQueueError, type JobProgress, type QueueName } from '../../jobs/port.js'
-import { noQuery, paging } from '../records/schemas.js'
+import { noQuery, paging } from '../shared.js'
 import { errorResponses } from '../responses.js'
 import { Job, JobIdParam, JobPage, Progress, QueueParam, StateName } from './job-schemas.js'
 

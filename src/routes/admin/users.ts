@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { allow, roles, type Role } from '../../auth/permissions.js'
 import type { UserRecord } from '../../auth/users.js'
 import { RecordNotFound } from '../../errors.js'
-import { idParams, noQuery, paging } from '../records/schemas.js'
+import { idParams, noQuery, paging } from '../shared.js'
 import { errorResponses } from '../responses.js'
 
 const Nullable = (description: string) => Type.Union([Type.String(), Type.Null()], { description })

@@ -4,7 +4,7 @@ import { keyGrantable, present } from '../../auth/api-keys/service.js'
 import { allow, type Permission } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import { PermissionDenied } from '../../errors.js'
-import { paging } from '../records/schemas.js'
+import { paging } from '../shared.js'
 import { errorResponses } from '../responses.js'
 
 const ApiKey = Type.Object({

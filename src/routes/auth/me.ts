@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { allow, permissions } from '../../auth/permissions.js'
-import { principalOf, type Principal } from '../../auth/plugin.js'
+import { principalOf } from '../../auth/plugin.js'
+import type { Principal } from '../../auth/principal.js'
 import type { People } from '../../privacy/relations.js'
 import { errorResponses } from '../responses.js'
 

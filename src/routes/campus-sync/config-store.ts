@@ -1,17 +1,38 @@
-import type { Static } from '@sinclair/typebox'
 import { SecretBox } from '../../auth/secret-box.js'
 import { openPackage } from '../../connectors/oneroster/csv.js'
 import { ValidationFailed } from '../../errors.js'
 import type { RecordService } from '../../records/service.js'
 import type { CompiledSchema } from '../../schema/index.js'
-import { clientSecretContext, configId, loadSyncConfig } from '../../sync/config.js'
-import type { ConfigAnswer, ConfigBody } from './schemas.js'
+import { clientSecretContext, configId, loadSyncConfig, type CampusSyncConfig } from '../../sync/config.js'
 
-type Body = Static<typeof ConfigBody>
-type Answer = Static<typeof ConfigAnswer>
+type SourceType = CampusSyncConfig['source']['type']
+
+/** A configuration as written (the body of PUT /api/admin/campus-sync/config): record fields, snake_case. */
+export interface ConfigInput {
+  readonly source: {
+    readonly type: SourceType
+    readonly url?: string
+    readonly token_url?: string
+    readonly path?: string
+    readonly client_id?: string
+    readonly client_secret?: string | null
+  }
+  readonly terms?: string[]
+  readonly delete_policy?: CampusSyncConfig['deletePolicy']
+  readonly max_deactivate_percent?: number
+}
+
+/** A configuration as answered: the secret only as set or unset. */
+export interface ConfigView {
+  readonly configured: boolean
+  readonly source: { type: SourceType; url?: string; token_url?: string; path?: string; client_id?: string; client_secret: 'set' | 'unset' }
+  readonly terms: string[]
+  readonly delete_policy: CampusSyncConfig['deletePolicy']
+  readonly max_deactivate_percent: number
+}
 
 /** The campus sync configuration as answered: the secret only as set or unset. */
-export async function configAnswer(records: RecordService, schema: CompiledSchema, secrets: SecretBox): Promise<Answer> {
+export async function configAnswer(records: RecordService, schema: CompiledSchema, secrets: SecretBox): Promise<ConfigView> {
   const config = await loadSyncConfig(records, schema, secrets)
   const { source } = config
   return {
@@ -33,7 +54,7 @@ const restOnly = ['url', 'token_url', 'client_id', 'client_secret'] as const
  * is unchanged: a secret never follows the configuration to another server. A new secret is stored
  * sealed (src/auth/secret-box.ts), never in clear.
  */
-export async function saveConfig(records: RecordService, schema: CompiledSchema, secrets: SecretBox, body: Body): Promise<void> {
+export async function saveConfig(records: RecordService, schema: CompiledSchema, secrets: SecretBox, body: ConfigInput): Promise<void> {
   const { source } = body
   const stored = await records.get(configId)
   let fields: Record<string, unknown>

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Static } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
-import { enqueueCampusSync } from '../../jobs/handlers.js'
 import { loadSyncConfig } from '../../sync/config.js'
+import { enqueueCampusSync } from '../../sync/jobs.js'
 import { syncKinds } from '../../sync/runner.js'
-import { noQuery } from '../records/schemas.js'
+import { emptyBody, JobAccepted, noQuery } from '../shared.js'
 import { errorResponses } from '../responses.js'
 import { configAnswer, saveConfig } from './config-store.js'
-import { ConfigAnswer, emptyBody, ConfigBody, JobAccepted, RunPage, RunsQuery, SyncBody, SyncRunItem, TermList } from './schemas.js'
+import { ConfigAnswer, ConfigBody, RunPage, RunsQuery, SyncBody, SyncRunItem, TermList } from './schemas.js'
 import { checkTerm, sourceTerms } from './terms.js'
 
 const summaries = {

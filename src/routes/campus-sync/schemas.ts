@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
-import { paging } from '../records/schemas.js'
+import { paging } from '../shared.js'
 
 const termCode = Type.String({ pattern: '^[0-9]{2}[FSUW]$', description: 'A term code: two-digit year and season letter, e.g. 25F' })
 const feedUrl = (description: string) => Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000, description: `${description}; http(s), and it may name a private or loopback address` })
@@ -12,10 +11,6 @@ export const SyncBody = Type.Object({
   term: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: "A term code of the source's academicSessions or of the configured terms" })),
   dryRun: Type.Optional(Type.Boolean({ description: 'Report the diff the run would apply; write nothing' })),
 }, { additionalProperties: false })
-
-export const JobAccepted = Type.Object({
-  jobId: Type.String({ description: 'Follow it at /api/admin/jobs/{jobId}' }),
-}, { title: 'JobAccepted' })
 
 export const ConfigBody = Type.Object({
   source: Type.Object({
@@ -84,12 +79,3 @@ export const RunsQuery = Type.Object({
 }, { additionalProperties: false })
 
 export const RunPage = Type.Object({ items: Type.Array(SyncRunItem), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() })
-
-/** Empty: a POST that takes no fields, which may come with no body at all. */
-export const NoFields = Type.Object({}, { additionalProperties: false })
-
-/** A POST whose body is all optional may come with none (curl -X POST), which stands for `{}`; what is sent is still validated. */
-export function emptyBody(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  request.body ??= {}
-  done()
-}

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { DegreeRequirements } from '../../degrees/requirements.js'
+import type { DetailExtension } from '../../records/extensions.js'
 import type { CompiledSchema } from '../../schema/index.js'
-import type { DetailExtension } from '../records/extensions.js'
 
 /** `GET /api/degrees/:id` carries the degree's requirement groups in order, each with its rules (DESIGN 6.2). */
 export function degreeDetail(requirements: DegreeRequirements, schema: CompiledSchema): DetailExtension {

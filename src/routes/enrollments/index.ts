@@ -4,7 +4,7 @@ import { allow } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import { PermissionDenied, RecordNotFound } from '../../errors.js'
 import { auditNote } from '../../http/audit.js'
-import { Deleted, idParams, ifMatch, recordBody, versionFrom } from '../records/schemas.js'
+import { Deleted, idParams, ifMatch, recordBody, versionFrom } from '../shared.js'
 import { errorResponses } from '../responses.js'
 
 const noQuery = Type.Object({}, { additionalProperties: false })

@@ -3,10 +3,9 @@ import { Type } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import { ImportNotFound, PermissionDenied, RecordNotFound } from '../../errors.js'
-import { enqueueCitationRefresh, enqueuePublicationImport } from '../../jobs/handlers.js'
+import { enqueueCitationRefresh, enqueuePublicationImport } from '../../publications/jobs.js'
 import { lastPersonImport } from '../../publications/person-results.js'
-import { emptyBody, JobAccepted, NoFields } from '../campus-sync/schemas.js'
-import { noQuery } from '../records/schemas.js'
+import { emptyBody, JobAccepted, noQuery, NoFields } from '../shared.js'
 import { errorResponses } from '../responses.js'
 
 const accepted = { 202: JobAccepted }

@@ -1,45 +1,14 @@
-import type { TProperties } from '@sinclair/typebox'
-import type { Principal } from '../../auth/plugin.js'
+import type { Principal } from '../../auth/principal.js'
 import type { StudentReferences } from '../../privacy/student-references.js'
-import type { ApiRecord } from '../../records/service.js'
-
-/**
- * Fields a class's detail answer carries besides the record's own (a degree's requirement groups), read
- * from other collections. The generic detail route declares them in its response schema and adds them.
- */
-export interface DetailExtension {
-  readonly properties: TProperties
-  /** Collections the fields are read from, so a cached detail answer is dropped when they change. */
-  readonly dependsOn: readonly string[]
-  fields(record: ApiRecord): Promise<Record<string, unknown>>
-}
-
-/**
- * A rule a resource's writes must pass besides its permissions (committee groups belong to admins). It
- * is given the record before the write (none on create) and as the write would leave it (none on
- * delete), and throws to refuse.
- */
-export interface WriteGuard {
-  check(principal: Principal, before: Readonly<Record<string, unknown>> | undefined, after: Readonly<Record<string, unknown>> | undefined): Promise<void>
-}
-
-/**
- * A class's own rules for changing and deleting its records (who owns a publication, what an import must
- * remember), run by the generic update and delete routes after their checks, in place of the plain write.
- * Each refuses with a 403 naming its rule.
- */
-export interface RecordWriter {
-  update(principal: Principal, current: ApiRecord, patch: Readonly<Record<string, unknown>>, options: { expectVersion?: number }): Promise<ApiRecord>
-  remove(principal: Principal, current: ApiRecord): Promise<void>
-}
+import type { DetailExtension, RecordWriter, WriteGuard } from '../../records/extensions.js'
 
 export interface RecordRouteOptions {
   /** Detail extensions by the name of the resource's root class. */
   readonly details?: Readonly<Partial<Record<string, DetailExtension>>>
   /** Write guards by the name of the resource's root class. */
-  readonly guards?: Readonly<Partial<Record<string, WriteGuard>>>
+  readonly guards?: Readonly<Partial<Record<string, WriteGuard<Principal>>>>
   /** Writers by the name of the resource's root class. */
-  readonly writers?: Readonly<Partial<Record<string, RecordWriter>>>
+  readonly writers?: Readonly<Partial<Record<string, RecordWriter<Principal>>>>
   /** Leaves references to students out of every answer for callers who may not see them (DESIGN 6.1). */
   readonly students: StudentReferences
 }

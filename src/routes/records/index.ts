@@ -4,16 +4,19 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { keyRoutes } from '../../auth/api-keys/service.js'
 import { allow, isPermission, permissions, type Permission, type Policy } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
+import type { Principal } from '../../auth/principal.js'
 import { RecordAccess } from '../../privacy/record-access.js'
 import { isAdmin } from '../../privacy/relations.js'
 import { RecordNotFound } from '../../errors.js'
+import type { DetailExtension, RecordWriter, WriteGuard } from '../../records/extensions.js'
 import { collectionsRead, listFilter, listSort } from '../../records/list-query.js'
 import type { ApiRecord, RecordView } from '../../records/service.js'
 import { SchemaError, type Resource } from '../../schema/index.js'
 import { where, type Filter } from '../../store/port.js'
 import { errorResponses } from '../responses.js'
-import type { DetailExtension, RecordRouteOptions, RecordWriter, WriteGuard } from './extensions.js'
-import { Created, Deleted, idParams, ifMatch, listQuery, noQuery, objectSchema, pageOf, paging, recordBody, versionFrom } from './schemas.js'
+import type { RecordRouteOptions } from './extensions.js'
+import { listQuery } from './schemas.js'
+import { Created, Deleted, idParams, ifMatch, noQuery, objectSchema, pageOf, paging, recordBody, versionFrom } from '../shared.js'
 
 /** A permission the schema names for a resource; an unknown one is a schema fault, reported as such. */
 function permission(resource: Resource, access: 'read' | 'write'): Permission {
@@ -87,8 +90,8 @@ function resourceRoutes(app: App, resource: Resource, options: RecordRouteOption
   const noun = root.name
   const access = new RecordAccess(schema, resource, app.people)
   const extension: DetailExtension | undefined = options.details?.[root.name]
-  const guard: WriteGuard | undefined = options.guards?.[root.name]
-  const writer: RecordWriter | undefined = options.writers?.[root.name]
+  const guard: WriteGuard<Principal> | undefined = options.guards?.[root.name]
+  const writer: RecordWriter<Principal> | undefined = options.writers?.[root.name]
   const { students } = options
   // Most resources can name no student (people, courses): their reads skip the redaction altogether.
   const namesStudents = students.mayName(resource.classes)

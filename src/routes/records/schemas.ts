@@ -1,24 +1,7 @@
-import { KindGuard, Type, type TObject, type TSchema, type TUnsafe } from '@sinclair/typebox'
+import { Type, type TSchema } from '@sinclair/typebox'
 import type { CompiledSchema, Resource } from '../../schema/index.js'
-import { idPattern } from '../../schema/typebox.js'
 import { typeNames } from '../../records/list-query.js'
-
-export const maxLimit = 200
-export const defaultLimit = 50
-
-export function idParams(root: { name: string; concrete: readonly string[] }) {
-  return Type.Object({
-    id: Type.String({
-      pattern: idPattern(root.concrete), 'x-reference': root.name,
-      description: `${root.name} id, \`<Type>/<identifier>\`: URL-encoded (Faculty%2Fjsmith) or as two path segments`,
-    }),
-  })
-}
-
-export const paging = {
-  limit: Type.Integer({ minimum: 1, maximum: maxLimit, default: defaultLimit, description: `Page size, 1 to ${maxLimit}` }),
-  offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: 'Records to skip' }),
-}
+import { paging } from '../shared.js'
 
 function filterSchema(schema: CompiledSchema, resource: Resource, param: string, meaning: string): TSchema {
   switch (meaning) {
@@ -32,25 +15,6 @@ function filterSchema(schema: CompiledSchema, resource: Resource, param: string,
   return { ...value, description: `Records whose ${meaning} ${prop.kind === 'set' || prop.kind === 'list' ? 'include' : 'is'} this value` } as TSchema
 }
 
-/**
- * A body schema built at run time from the class schema, typed as the record it admits. The builder
- * makes every create and update schema an object (`type: 'object'`, a oneOf of objects for several
- * classes), which is checked here once at start-up, so the static type cannot be wrong at run time.
- */
-export function recordBody(schema: TSchema): TUnsafe<Record<string, unknown>> {
-  if (schema.type !== 'object') throw new Error(`the body schema ${String(schema.title)} is not an object schema`)
-  return Type.Unsafe<Record<string, unknown>>(schema)
-}
-
-/** A schema the builder makes with Type.Object (one class's record or update), as such; checked at start-up. */
-export function objectSchema(schema: TSchema): TObject {
-  if (!KindGuard.IsObject(schema)) throw new Error(`the schema ${String(schema.title)} is not a TypeBox object`)
-  return schema
-}
-
-/** Routes that take no query parameters still refuse unknown ones, so nothing sent is silently ignored. */
-export const noQuery = Type.Object({}, { additionalProperties: false })
-
 export function listQuery(schema: CompiledSchema, resource: Resource) {
   const filters = Object.fromEntries(Object.entries(resource.root.metadata.filters)
     .map(([param, meaning]) => [param, Type.Optional(filterSchema(schema, resource, param, meaning))]))
@@ -63,32 +27,4 @@ export function listQuery(schema: CompiledSchema, resource: Resource) {
     })),
     ...filters,
   }, { additionalProperties: false })
-}
-
-/** A page of records as the store hands them out: frozen, so its list is read-only. */
-export interface Page {
-  readonly items: readonly unknown[]
-  readonly total: number
-  readonly limit: number
-  readonly offset: number
-}
-
-export function pageOf(item: TSchema): TUnsafe<Page> {
-  return Type.Unsafe<Page>(Type.Object({
-    items: Type.Array(item),
-    total: Type.Integer({ description: 'Records matching, over all pages' }),
-    limit: Type.Integer(),
-    offset: Type.Integer(),
-  }))
-}
-
-export const Created = Type.Object({ id: Type.String(), message: Type.String() })
-export const Deleted = Type.Object({ id: Type.String(), message: Type.String() })
-
-export const ifMatch = Type.Object({
-  'if-match': Type.Optional(Type.String({ pattern: '^(W/)?"?[0-9]{1,9}"?$', description: 'Version the update applies to, as returned in ETag' })),
-})
-
-export function versionFrom(header: string | undefined): number | undefined {
-  return header === undefined ? undefined : Number(header.replace(/^W\//, '').replace(/"/g, ''))
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
 import { transcript } from '../../domain/transcript.js'
-import { idParams } from '../records/schemas.js'
+import { idParams } from '../shared.js'
 import { errorResponses } from '../responses.js'
 import { openStudent } from './access.js'
 

@@ -7,7 +7,7 @@ import { RecordNotFound, ReferenceNotFound, StudentAccessDenied } from '../../er
 import type { PlanWithWarnings } from '../../degrees/plans.js'
 import type { ApiRecord } from '../../records/service.js'
 import { idPattern } from '../../schema/typebox.js'
-import { Deleted, idParams, ifMatch, noQuery, objectSchema, recordBody, versionFrom } from '../records/schemas.js'
+import { Deleted, idParams, ifMatch, noQuery, objectSchema, recordBody, versionFrom } from '../shared.js'
 import { errorResponses } from '../responses.js'
 import { openStudent, studentDenial } from './access.js'
 

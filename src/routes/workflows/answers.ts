@@ -1,7 +1,7 @@
 import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox'
 import type { CompiledSchema } from '../../schema/index.js'
 import type { ActionResult, EntityView, InstanceDetail, InstanceSummary, StageInstanceView, StoredDefinition, StoredInstance } from '../../workflows/types.js'
-import { objectSchema } from '../records/schemas.js'
+import { objectSchema } from '../shared.js'
 
 /** The object schema with more properties, which are required unless wrapped in Type.Optional. */
 function extend(schema: TObject, properties: TProperties, title?: string): TObject {

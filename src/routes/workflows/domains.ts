@@ -6,7 +6,7 @@ import { principalOf } from '../../auth/plugin.js'
 import { ValidationFailed } from '../../errors.js'
 import { registry, type DomainSpec, type WorkflowDomainKey } from '../../workflows/registry.js'
 import type { EntityView } from '../../workflows/types.js'
-import { Deleted, noQuery, pageOf, paging, recordBody } from '../records/schemas.js'
+import { Deleted, noQuery, pageOf, paging, recordBody } from '../shared.js'
 import { errorResponses } from '../responses.js'
 import {
   actorId, combinedDecisionBody, DecisionBody, delegateBody, entityParams, entitySchemas, entityStatusQuery, NoBody, RevisionBody, WithdrawBody,

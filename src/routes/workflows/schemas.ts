@@ -2,7 +2,7 @@ import { Type, type TObject, type TSchema } from '@sinclair/typebox'
 import { maxCommentLength } from '../../domain/workflow/index.js'
 import type { CompiledSchema } from '../../schema/index.js'
 import { idKeyPattern, idPattern } from '../../schema/typebox.js'
-import { objectSchema } from '../records/schemas.js'
+import { objectSchema } from '../shared.js'
 
 /** A path id of one class, URL-encoded or as two segments. */
 export function entityParams(className: string) {

@@ -1,5 +1,5 @@
 import { normalizeRow } from '../../../src/connectors/oneroster/normalize.js'
-import type { OneRosterAcademicSession, OneRosterClass, OneRosterCourse, OneRosterEnrollment, OneRosterUser } from '../../../src/connectors/oneroster/model.js'
+import type { OneRosterAcademicSession, OneRosterClass, OneRosterCourse, OneRosterEnrollment, OneRosterUser } from '../../../src/domain/oneroster/model.js'
 import type { CurrentRecord, SyncKind } from '../../../src/domain/oneroster/types.js'
 import type { SyncPlan } from '../../../src/domain/oneroster/plan.js'
 

@@ -1,5 +1,5 @@
 import t from 'tap'
-import type { OpenAlexWork } from '../../../src/connectors/openalex/types.js'
+import type { OpenAlexWork } from '../../../src/domain/publications/openalex-types.js'
 import { citationUpdates } from '../../../src/domain/publications/citations.js'
 import { PublicationIndex } from '../../../src/domain/publications/dedupe.js'
 import { deptAuthors, publicationFromWork } from '../../../src/domain/publications/from-openalex.js'

@@ -1,10 +1,10 @@
 import { PermissionDenied } from '../errors.js'
 import { isAdmin } from '../privacy/relations.js'
+import type { WriteGuard } from '../records/extensions.js'
 import type { RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
-import type { WriteGuard } from '../routes/records/extensions.js'
-import { registry } from '../workflows/registry.js'
-import type { Principal } from './plugin.js'
+import { registry } from './registry.js'
+import type { Principal } from '../auth/principal.js'
 
 type Fields = Readonly<Record<string, unknown>>
 
@@ -15,7 +15,7 @@ type Fields = Readonly<Record<string, unknown>>
  * so only an admin creates, renames, deletes it or changes its members; a manage_groups holder who is
  * not an admin would otherwise make themselves an approver.
  */
-export class CommitteeGroups implements WriteGuard {
+export class CommitteeGroups implements WriteGuard<Principal> {
   private readonly names: ReadonlyMap<string, string>
   private readonly workflow: ClassDef
 
