@@ -134,8 +134,8 @@ files() {
   (cd "$root" && shopt -s nullglob && printf '%s\n' test/store/mongodb.test.ts test/store/mongo-commands.test.ts \
     test/store/mongo-outage.test.ts test/store/indexes.test.ts test/records/*.test.ts test/routes/*.test.ts \
     test/routes/workflows/*.test.ts test/privacy/*.test.ts test/workflows/*.test.ts test/jobs/*.test.ts \
-    test/sync/deactivation-guard.test.ts test/routes/campus-sync/secret-at-rest.test.ts \
-    test/sync/real-feeds.test.ts test/publications/real-works.test.ts)
+    test/campus-sync/deactivation-guard.test.ts test/routes/campus-sync/secret-at-rest.test.ts \
+    test/campus-sync/real-feeds.test.ts test/publications/real-works.test.ts)
 }
 
 mongodb_pass() {

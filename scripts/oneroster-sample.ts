@@ -1,11 +1,11 @@
 /**
  * Writes the sample department's OneRoster CSV package (the campus sync's default source):
  *   npx tsx scripts/oneroster-sample.ts [directory]     (default: sample/oneroster)
- * test/sync/sample-package.test.ts checks the committed package is what this writes.
+ * test/campus-sync/sample-package.test.ts checks the committed package is what this writes.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { samplePackagePath } from '../src/sync/config.js'
+import { samplePackagePath } from '../src/campus-sync/config.js'
 import { generateSampleDepartment } from './sample/index.js'
 import { csvText, oneRosterPackage } from './sample/oneroster.js'
 

@@ -137,7 +137,7 @@ export interface Config {
   /** How often the search index is rebuilt from the store (0: never); unset, the store's kind decides. */
   readonly searchRefreshMs?: number
   readonly keyUsageRetentionDays: number
-  /** Where publications are imported from (src/connectors/openalex). */
+  /** Where publications are imported from (src/publications/openalex). */
   readonly openalex: { readonly baseUrl?: string; readonly apiKey?: string; readonly mailto?: string }
   /** Whether this process runs background jobs (see src/jobs/open.ts). */
   readonly workers: 'inline' | 'off'

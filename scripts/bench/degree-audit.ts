@@ -8,7 +8,7 @@
  * DEGREE_AUDIT_ITERATIONS (default 5000) tunes the run; the main bench runner calls benchDegreeAudit().
  */
 import { pathToFileURL } from 'node:url'
-import { auditDegree, compareAudits, firstFit, type AuditEnrollment, type AuditGroup, type AuditInput, type AuditRule } from '../../src/domain/degree-audit/index.js'
+import { auditDegree, compareAudits, firstFit, type AuditEnrollment, type AuditGroup, type AuditInput, type AuditRule } from '../../src/domain/degrees/index.js'
 
 export interface DegreeAuditBench {
   readonly name: string

@@ -13,10 +13,10 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
-import { OpenAlexClient } from '../../src/connectors/openalex/client.js'
+import { OpenAlexClient } from '../../src/publications/openalex/client.js'
 import { runPublicationImport } from '../../src/publications/import.js'
-import type { CampusSyncConfig } from '../../src/sync/config.js'
-import { runCampusSync, syncKinds, type SyncDeps } from '../../src/sync/runner.js'
+import type { CampusSyncConfig } from '../../src/campus-sync/config.js'
+import { runCampusSync, syncKinds, type SyncDeps } from '../../src/campus-sync/runner.js'
 import { campusFeed, oneRosterServer, openAlexServer } from './sync-feeds.js'
 
 const size = { users: 10_000, classes: 2_000, enrollments: 40_000 }

@@ -14,7 +14,7 @@
 import { signingKeys } from '../../src/auth/keys.js'
 import { signIdToken, userIdForEmail } from '../../src/auth/tokens.js'
 import { loadConfig } from '../../src/config.js'
-import { decide, entityStatusOf, start, type WorkflowInstance } from '../../src/domain/workflow/index.js'
+import { decide, entityStatusOf, start, type WorkflowInstance } from '../../src/domain/workflows/index.js'
 import { RecordService } from '../../src/records/service.js'
 import { compileSchema } from '../../src/schema/index.js'
 import { openStore } from '../../src/store/open.js'

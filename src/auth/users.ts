@@ -85,7 +85,7 @@ export class UserService {
    * Creates or refreshes the user a single sign-on identity names. The user is found by NetID
    * (campus_id), never by email, so an IdP that hands one person another's address takes over
    * nothing. The role follows the affiliation, except that an admin stays admin; SSO never makes one.
-   * Fails with BadRequestError when the IdP's values do not fit the User schema.
+   * Fails with ValidationFailed (ADKS_VALIDATION_FAILED) when the IdP's values do not fit the User schema.
    */
   async upsertFromSaml(identity: SamlIdentity, at = new Date()): Promise<UserRecord> {
     const stamp = at.toISOString()

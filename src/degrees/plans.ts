@@ -1,5 +1,5 @@
 import { isPassing } from '../domain/grades.js'
-import { planWarnings, type PlanCourse, type PlannedEntry, type PlanWarning } from '../domain/plan-warnings.js'
+import { planWarnings, type PlanCourse, type PlannedEntry, type PlanWarning } from '../domain/degrees/plan-warnings.js'
 import type { Principal } from '../auth/principal.js'
 import { ValidationFailed, VersionConflict, withHeaders } from '../errors.js'
 import type { Enrollments } from '../privacy/enrollments.js'

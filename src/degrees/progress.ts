@@ -1,4 +1,4 @@
-import { auditDegree, type AuditEnrollment, type AuditGroup, type AuditResult } from '../domain/degree-audit/index.js'
+import { auditDegree, type AuditEnrollment, type AuditGroup, type AuditResult } from '../domain/degrees/index.js'
 import { DegreeNotChosen, RecordNotFound, ReferenceNotFound } from '../errors.js'
 import type { Enrollments } from '../privacy/enrollments.js'
 import type { ApiRecord, RecordService } from '../records/service.js'

@@ -1,4 +1,4 @@
-import { checkGroups, checkRule, type CatalogCourse, type RuleDraft } from '../domain/degree-audit/index.js'
+import { checkGroups, checkRule, type CatalogCourse, type RuleDraft } from '../domain/degrees/index.js'
 import { ValidationFailed } from '../errors.js'
 import type { RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'

@@ -2,7 +2,7 @@ import type { StoredPublication } from '../domain/publications/types.js'
 import { citationUpdates } from '../domain/publications/citations.js'
 import type { JobContext } from '../jobs/port.js'
 import { checkpoint } from '../jobs/checkpoint.js'
-import { batchSize } from '../connectors/openalex/client.js'
+import { batchSize } from './openalex/client.js'
 import type { PublicationDeps } from './import.js'
 
 /**

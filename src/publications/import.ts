@@ -1,5 +1,5 @@
-import type { OpenAlexClient } from '../connectors/openalex/client.js'
-import { OpenAlexBudgetError } from '../connectors/openalex/errors.js'
+import type { OpenAlexClient } from './openalex/client.js'
+import { OpenAlexBudgetError } from './openalex/errors.js'
 import { orcid as asOrcid, shortId } from '../domain/publications/openalex-ids.js'
 import { publicationFromWork } from '../domain/publications/from-openalex.js'
 import { planImport } from '../domain/publications/merge.js'

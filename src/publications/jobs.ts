@@ -1,7 +1,7 @@
-import { OpenAlexClient } from '../connectors/openalex/client.js'
-import type { OpenAlexOptions } from '../connectors/openalex/transport.js'
+import { OpenAlexClient } from './openalex/client.js'
+import type { OpenAlexOptions } from './openalex/transport.js'
 import type { Enqueued, JobDriver } from '../jobs/port.js'
-import { publicationSync } from '../jobs/publication-sync.js'
+import { publicationSync } from './publication-sync.js'
 import { citationRefreshHandler, publicationImportHandler } from './handlers.js'
 import type { PublicationDeps } from './import.js'
 

@@ -32,7 +32,7 @@ export type ChangeListener = (change: Change) => void
 /**
  * A rule a class's records must meet beyond their schema (a requirement rule must be satisfiable against
  * the catalog, say). Given the record as it would be stored, after validation and the reference check;
- * throws (a BadRequestError naming the problem) to refuse the write.
+ * throws (a ValidationFailed naming the problem) to refuse the write.
  */
 export type WriteCheck = (record: Readonly<Record<string, unknown>>, write: { readonly id: string; readonly kind: 'create' | 'update' }) => Promise<void>
 

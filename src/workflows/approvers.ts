@@ -1,5 +1,5 @@
 import type { GroupRecord, UserRecord } from '../auth/users.js'
-import type { ApproverDirectory, WorkflowDefinition } from '../domain/workflow/index.js'
+import type { ApproverDirectory, WorkflowDefinition } from '../domain/workflows/index.js'
 import type { RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
 import type { Store } from '../store/port.js'

@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/principal.js'
-import { approversOf, barred, exclude } from '../domain/workflow/index.js'
+import { approversOf, barred, exclude } from '../domain/workflows/index.js'
 import { PermissionDenied, RecordNotFound } from '../errors.js'
 import type { People } from '../privacy/relations.js'
 import type { RecordService } from '../records/service.js'

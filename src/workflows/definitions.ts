@@ -1,4 +1,4 @@
-import { checkDefinition, type WorkflowStage } from '../domain/workflow/index.js'
+import { checkDefinition, type WorkflowStage } from '../domain/workflows/index.js'
 import { RecordNotFound, ValidationFailed, WorkflowConflict, hasStatus } from '../errors.js'
 import type { RecordService } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'

@@ -1,4 +1,4 @@
-import { activeStage, escalate, escalatesAt, markOverdue, type Outcome } from '../domain/workflow/index.js'
+import { activeStage, escalate, escalatesAt, markOverdue, type Outcome } from '../domain/workflows/index.js'
 import { hour, type MaintenanceJobs } from '../jobs/maintenance.js'
 import type { Approvers } from './approvers.js'
 import type { Definitions } from './definitions.js'

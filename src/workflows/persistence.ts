@@ -1,4 +1,4 @@
-import { pendingApprovals, type Outcome, type Refusal, type WorkflowInstance } from '../domain/workflow/index.js'
+import { pendingApprovals, type Outcome, type Refusal, type WorkflowInstance } from '../domain/workflows/index.js'
 import { PermissionDenied, ValidationFailed } from '../errors.js'
 import type { Collection, IndexSpec, Store } from '../store/port.js'
 import { WorkflowConflictError } from './errors.js'

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js'
 import type { PlanReviewGate } from '../degrees/plans.js'
-import { systemActor, voidApproval } from '../domain/workflow/index.js'
+import { systemActor, voidApproval } from '../domain/workflows/index.js'
 import { hasStatus, PlanUnderReview, type AppError } from '../errors.js'
 import type { People } from '../privacy/relations.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
@@ -102,7 +102,7 @@ export class PlanReviews implements PlanReviewGate {
 
   /**
    * An approved review marks its plan approved, once, and only while the plan is still the one it
-   * reviewed (`review` names it). A lost race with an edit throws ConflictError: the projection reads again.
+   * reviewed (`review` names it). A lost race with an edit throws VersionConflict: the projection reads again.
    */
   async markApproved(entity: ApiRecord): Promise<void> {
     if (typeof entity.plan !== 'string') return

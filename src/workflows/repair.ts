@@ -1,4 +1,4 @@
-import { entityStatusOf, milestoneStatusOf, type WorkflowInstance } from '../domain/workflow/index.js'
+import { entityStatusOf, milestoneStatusOf, type WorkflowInstance } from '../domain/workflows/index.js'
 import { WorkflowConflict, WriteContended, hasStatus } from '../errors.js'
 import type { RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'

@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal.js'
 import {
   activeStage, barred, decide, delegate, exclude, resubmit, start, withdraw,
   type Actor, type Outcome, type WorkflowDefinition,
-} from '../domain/workflow/index.js'
+} from '../domain/workflows/index.js'
 import { PermissionDenied, PlanUnderReview, RecordNotFound, ReferenceNotFound, ValidationFailed, WriteContended } from '../errors.js'
 import type { People } from '../privacy/relations.js'
 import type { RecordService } from '../records/service.js'
@@ -53,7 +53,7 @@ function fieldsOf(body: Readonly<Record<string, unknown>>): Record<string, unkno
 
 /**
  * The workflow service (DESIGN 6.3): the domains' entities and their instances. The engine of
- * src/domain/workflow decides every action; this layer finds who holds each role (approvers.ts),
+ * src/domain/workflows decides every action; this layer finds who holds each role (approvers.ts),
  * writes instances by compare-and-set (persistence.ts) and keeps each entity's status a projection of
  * its instance (repair.ts). API keys never reach it.
  */

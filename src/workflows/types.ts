@@ -1,4 +1,4 @@
-import type { Decision, StageInstance, WorkflowDefinition, WorkflowInstance, WorkflowStage } from '../domain/workflow/index.js'
+import type { Decision, StageInstance, WorkflowDefinition, WorkflowInstance, WorkflowStage } from '../domain/workflows/index.js'
 import type { ApiRecord } from '../records/service.js'
 import type { EntityStatus } from '../schema/generated/records.js'
 import type { WorkflowDomainKey } from './registry.js'

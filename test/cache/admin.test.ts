@@ -1,6 +1,6 @@
 import t from 'tap'
 import { userIdForEmail } from '../../src/auth/tokens.js'
-import { humanBytes } from '../../src/routes/admin/cache.js'
+import { humanBytes } from '../../src/routes/cache/index.js'
 import { adapters, courseUrl, department, personUrl } from './department.js'
 
 const endpoints = [

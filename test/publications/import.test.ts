@@ -1,8 +1,8 @@
 import t, { type Test } from 'tap'
-import { OpenAlexClient } from '../../src/connectors/openalex/client.js'
+import { OpenAlexClient } from '../../src/publications/openalex/client.js'
 import { runCitationRefresh } from '../../src/publications/citations.js'
 import { runPublicationImport, type PublicationDeps } from '../../src/publications/import.js'
-import { fixtureServer, sendJson, type Handler } from '../connectors/helpers/fixture-server.js'
+import { fixtureServer, sendJson, type Handler } from '../helpers/fixture-server.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 
 const ctx = { signal: new AbortController().signal, progress: async () => {}, log: { info: () => {}, error: () => {} } }

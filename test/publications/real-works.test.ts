@@ -4,7 +4,7 @@
  * fixture server over HTTP. Fast enough to run on both store adapters (scripts/ferretdb.sh).
  */
 import t, { type Test } from 'tap'
-import { fixtureServer, sendJson } from '../connectors/helpers/fixture-server.js'
+import { fixtureServer, sendJson } from '../helpers/fixture-server.js'
 import { buildTestApp } from '../helpers/app.js'
 import { accepted, admin, finished } from '../routes/campus-sync/support.js'
 

@@ -1,9 +1,9 @@
 import t, { type Test } from 'tap'
-import { OpenAlexClient } from '../../src/connectors/openalex/client.js'
+import { OpenAlexClient } from '../../src/publications/openalex/client.js'
 import { runPublicationImport } from '../../src/publications/import.js'
 import { userIdForEmail } from '../../src/auth/tokens.js'
 import { listen, send } from '../auth/support.js'
-import { fixtureServer, sendJson } from '../connectors/helpers/fixture-server.js'
+import { fixtureServer, sendJson } from '../helpers/fixture-server.js'
 import { buildTestApp } from '../helpers/app.js'
 import { refused } from '../helpers/refusals.js'
 

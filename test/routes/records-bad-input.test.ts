@@ -53,7 +53,7 @@ t.test('every resource refuses bad ids, bodies and queries, and changes nothing'
       bodies.set(name, await fx.body(name, { full: true }))
       const cls = fx.cls(name)
       const changes: Body = {}
-      // A field an admin may correct (a course's code) is no refusal for this admin; test/sync/real-feeds.test.ts covers it.
+      // A field an admin may correct (a course's code) is no refusal for this admin; test/campus-sync/real-feeds.test.ts covers it.
       for (const field of keyFields(cls).filter((f) => !cls.metadata.correctable_key.includes(f))) {
         const prop = cls.properties.find((p) => p.name === field)!
         do changes[field] = await fx.value(cls, prop, fx.next(), 1)

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { GroupRecord, UserRecord } from '../../src/auth/users.js'
-import { entityStatusOf, milestoneStatusOf, type InstanceStatus } from '../../src/domain/workflow/index.js'
+import { entityStatusOf, milestoneStatusOf, type InstanceStatus } from '../../src/domain/workflows/index.js'
 import { loadConfig } from '../../src/config.js'
 import { RecordService } from '../../src/records/service.js'
 import { compileSchema } from '../../src/schema/index.js'

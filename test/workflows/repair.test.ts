@@ -1,5 +1,5 @@
 import t from 'tap'
-import { decide } from '../../src/domain/workflow/index.js'
+import { decide } from '../../src/domain/workflows/index.js'
 import { callerOf } from '../../src/workflows/identity.js'
 import { domainSpec } from '../../src/workflows/registry.js'
 import { buildTestApp } from '../helpers/app.js'

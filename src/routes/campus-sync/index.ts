@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Static } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
-import { loadSyncConfig } from '../../sync/config.js'
-import { enqueueCampusSync } from '../../sync/jobs.js'
-import { syncKinds } from '../../sync/runner.js'
+import { loadSyncConfig } from '../../campus-sync/config.js'
+import { enqueueCampusSync } from '../../campus-sync/jobs.js'
+import { syncKinds } from '../../campus-sync/runner.js'
 import { emptyBody, JobAccepted, noQuery } from '../shared.js'
 import { errorResponses } from '../responses.js'
-import { configAnswer, saveConfig } from './config-store.js'
+import { configAnswer, saveConfig } from '../../campus-sync/config-store.js'
 import { ConfigAnswer, ConfigBody, RunPage, RunsQuery, SyncBody, SyncRunItem, TermList } from './schemas.js'
-import { checkTerm, sourceTerms } from './terms.js'
+import { checkTerm, sourceTerms } from '../../campus-sync/terms.js'
 
 const summaries = {
   courses: 'Sync courses from the campus feed',

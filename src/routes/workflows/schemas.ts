@@ -1,5 +1,5 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
-import { maxCommentLength } from '../../domain/workflow/index.js'
+import { maxCommentLength } from '../../domain/workflows/index.js'
 import type { CompiledSchema } from '../../schema/index.js'
 import { idKeyPattern, idPattern } from '../../schema/typebox.js'
 import { objectSchema } from '../shared.js'

@@ -6,7 +6,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { buildTestApp, type TestApp } from '../../helpers/app.js'
-import { provider } from '../../sync/support.js'
+import { provider } from '../../campus-sync/support.js'
 import { accepted, admin, finished, restSource } from './support.js'
 
 const secret = 's3cret'

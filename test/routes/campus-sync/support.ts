@@ -1,9 +1,9 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import type { Test } from 'tap'
 import type { JobView } from '../../../src/jobs/port.js'
-import { fixtureServer, readBody, sendJson } from '../../connectors/helpers/fixture-server.js'
+import { fixtureServer, readBody, sendJson } from '../../helpers/fixture-server.js'
 import { until } from '../../jobs/contract.js'
-import { campus, type Feed } from '../../sync/support.js'
+import { campus, type Feed } from '../../campus-sync/support.js'
 
 export type Caller = (options: InjectOptions) => Promise<LightMyRequestResponse>
 

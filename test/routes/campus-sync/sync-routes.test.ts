@@ -1,6 +1,6 @@
 /**
  * The campus sync routes over the real app: jobs run inline on the embedded driver, the feed is a
- * OneRoster REST provider over real HTTP (test/sync/support.ts) or the sample package.
+ * OneRoster REST provider over real HTTP (test/campus-sync/support.ts) or the sample package.
  */
 import t from 'tap'
 import { generateSampleDepartment } from '../../../scripts/sample/index.js'
@@ -8,8 +8,8 @@ import { seedDepartment } from '../../../scripts/sample/seed-store.js'
 import { RecordService } from '../../../src/records/service.js'
 import { captureLogs, listen, send } from '../../auth/support.js'
 import { buildTestApp } from '../../helpers/app.js'
-import type { SyncResult } from '../../../src/sync/runner.js'
-import { assertAccounted, provider } from '../../sync/support.js'
+import type { SyncResult } from '../../../src/campus-sync/runner.js'
+import { assertAccounted, provider } from '../../campus-sync/support.js'
 import { accepted, admin, finished, gatedProvider, restSource } from './support.js'
 
 t.test('a people sync through the route: 202, the job completes, people are on record and the run is listed', async (t) => {

@@ -4,7 +4,7 @@
  */
 import t, { type Test } from 'tap'
 import { listen, send } from '../../auth/support.js'
-import { fixtureServer, sendJson } from '../../connectors/helpers/fixture-server.js'
+import { fixtureServer, sendJson } from '../../helpers/fixture-server.js'
 import { buildTestApp } from '../../helpers/app.js'
 import { accepted, admin, finished } from '../campus-sync/support.js'
 

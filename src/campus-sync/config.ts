@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto'
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { SecretBox } from '../auth/secret-box.js'
+import type { RecordService } from '../records/service.js'
+import type { CompiledSchema } from '../schema/index.js'
+
+// The repository root from src/campus-sync or dist/src/campus-sync: the sample package ships beside the schema.
+const projectRoot = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../../' : '../../', import.meta.url))
+
+/** The sample department's OneRoster CSV package: the source when nothing is configured (`npm start`). */
+export const samplePackagePath = resolve(projectRoot, 'sample/oneroster')
+
+export type SyncSourceConfig =
+  | { readonly type: 'oneroster-rest'; readonly url: string; readonly tokenUrl: string; readonly clientId: string; readonly clientSecret: string }
+  | { readonly type: 'oneroster-csv'; readonly path: string }
+
+export interface CampusSyncConfig {
+  readonly source: SyncSourceConfig
+  /** Term codes whose sections and enrollments are synced; empty means every term the feed has. */
+  readonly terms: readonly string[]
+  readonly deletePolicy: 'deactivate' | 'keep'
+  readonly maxDeactivatePercent: number
+}
+
+export const configId = 'SyncConfig/campus'
+
+/** What the stored OAuth client secret is sealed as (the authenticated data of its encryption). */
+export const clientSecretContext = 'campus-sync client secret (SyncConfig/campus)'
+
+/** The secret to send: a sealed one opened; a plain one, stored before secrets were encrypted, as it is. */
+function openClientSecret(stored: string, secrets: SecretBox): string {
+  return SecretBox.isSealed(stored) ? secrets.open(stored, clientSecretContext) : stored
+}
+
+export const defaultSyncConfig: CampusSyncConfig = {
+  source: { type: 'oneroster-csv', path: samplePackagePath },
+  terms: [],
+  deletePolicy: 'deactivate',
+  maxDeactivatePercent: 10,
+}
+
+/** The stored configuration (SyncConfig/campus), else the sample package with the DESIGN 6.4 defaults. */
+export async function loadSyncConfig(records: RecordService, schema: CompiledSchema, secrets: SecretBox): Promise<CampusSyncConfig> {
+  if (!schema.class('SyncConfig')) return defaultSyncConfig
+  const stored = await records.get(configId)
+  if (!stored) return defaultSyncConfig
+  const text = (field: string) => (typeof stored[field] === 'string' ? (stored[field] as string) : '')
+  const source: SyncSourceConfig = stored.source_type === 'oneroster-rest'
+    ? { type: 'oneroster-rest', url: text('url'), tokenUrl: text('token_url') || `${text('url').replace(/\/+$/, '')}/token`, clientId: text('client_id'), clientSecret: openClientSecret(text('client_secret'), secrets) }
+    : { type: 'oneroster-csv', path: text('path') || samplePackagePath }
+  return {
+    source,
+    terms: Array.isArray(stored.terms) ? (stored.terms as string[]) : [],
+    deletePolicy: stored.delete_policy === 'keep' ? 'keep' : 'deactivate',
+    maxDeactivatePercent: typeof stored.max_deactivate_percent === 'number' ? stored.max_deactivate_percent : 10,
+  }
+}
+
+/** A short stable name for a source (its URL or path), under which its delta watermarks are kept. */
+export function sourceKey(source: SyncSourceConfig): string {
+  const where = source.type === 'oneroster-rest' ? source.url : source.path
+  return `${source.type === 'oneroster-rest' ? 'rest' : 'csv'}-${createHash('sha256').update(where).digest('hex').slice(0, 16)}`
+}
