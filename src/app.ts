@@ -8,7 +8,7 @@ import { auditPlugin } from './http/audit.js'
 import { docsPlugin } from './http/docs.js'
 import { responseCachePlugin } from './http/cache.js'
 import { ErrorBody, errorsPlugin, frameworkErrors } from './http/errors.js'
-import { idPathRewriter } from './http/ids.js'
+import { idPathRewriter, maxParamLength } from './http/ids.js'
 import { loggerOptions, requestId } from './http/logging.js'
 import { requestLoggers } from './http/request-logger.js'
 import { answerSerializers } from './http/serializers.js'
@@ -104,7 +104,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     return503OnClosing: false,
     schemaController: { compilersFactory: { buildSerializer: answerSerializers() } },
     pluginTimeout: 30_000,
-    routerOptions: { maxParamLength: 300 },
+    routerOptions: { maxParamLength },
   })
   const { services, close } = await createServices(config, schema, app.log, options.store)
   app.decorate('config', config)

@@ -64,6 +64,7 @@ export const errorTable = {
   ADKS_AUDIT_UNAVAILABLE: { status: 503, condition: 'The access or change could not be written to the audit log, so its answer is withheld', headers: retrySoon },
   ADKS_SHUTTING_DOWN: { status: 503, condition: 'The instance is shutting down and did not serve the request; send it again', headers: retrySoon },
   ADKS_NOT_READY: { status: 503, condition: '/ready: a backing service (store or Redis) does not answer; the body names which', headers: retrySoon },
+  ADKS_WEB_APP_NOT_BUILT: { status: 503, condition: 'A page of the web app was asked for, but the app is not built (WEB_DIR has no index.html); the API answers as usual', headers: retrySoon },
 } as const satisfies Record<`ADKS_${string}`, Condition>
 
 export type ErrorCode = keyof typeof errorTable
@@ -143,4 +144,6 @@ export const SyncSourceUnreadable = coded('ADKS_SYNC_SOURCE_UNREADABLE')
 export const SharedStateUnavailable = coded('ADKS_SHARED_STATE_UNAVAILABLE')
 export const CacheUnavailable = coded('ADKS_CACHE_UNAVAILABLE')
 export const JobsUnavailable = coded('ADKS_JOBS_UNAVAILABLE')
+export const WebAppNotBuilt = coded('ADKS_WEB_APP_NOT_BUILT')
+export const UrlTooLong = coded('ADKS_URL_TOO_LONG')
 export const ShuttingDown = coded('ADKS_SHUTTING_DOWN')

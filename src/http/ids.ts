@@ -1,5 +1,8 @@
 import type { IncomingMessage } from 'node:http'
 
+/** The longest path segment the router matches to a parameter; a longer one is a 414. */
+export const maxParamLength = 300
+
 /**
  * Lets an id travel as two raw path segments: /api/people/Faculty/jsmith/publications is routed as
  * /api/people/Faculty%2Fjsmith/publications. Only a segment that names a stored class followed by another

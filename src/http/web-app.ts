@@ -2,8 +2,10 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import helmet from '@fastify/helmet'
 import fastifyStatic from '@fastify/static'
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { allow } from '../auth/permissions.js'
+import { UrlTooLong, WebAppNotBuilt, withHeaders } from '../errors.js'
+import { maxParamLength } from './ids.js'
 
 /** Pages and assets are public and, like /health, never counted: a campus behind one address loads them freely. */
 const uncounted = { policy: allow.public, rateLimit: false as const }
@@ -30,9 +32,8 @@ const contentSecurityPolicy = {
   },
 }
 
-function notBuilt(reply: FastifyReply) {
-  const error = 'The web app is not built: run `npm run build:web` (`npm start` builds it)'
-  return reply.code(503).header('cache-control', 'no-store').send({ success: false, error, statusCode: 503 })
+function notBuilt(): never {
+  throw withHeaders(new WebAppNotBuilt('The web app is not built: run `npm run build:web` (`npm start` builds it)'), { 'cache-control': 'no-store' })
 }
 
 /**
@@ -43,7 +44,7 @@ function notBuilt(reply: FastifyReply) {
  */
 async function pages(app: FastifyInstance, { root }: { root: string }) {
   if (!existsSync(join(root, 'index.html'))) {
-    app.get('/*', { config: uncounted, schema: { hide: true } }, (_request, reply) => notBuilt(reply))
+    app.get('/*', { config: uncounted, schema: { hide: true } }, () => notBuilt())
     return
   }
   await app.register(helmet, { contentSecurityPolicy, referrerPolicy: { policy: 'no-referrer' }, frameguard: { action: 'deny' } })
@@ -59,6 +60,10 @@ async function pages(app: FastifyInstance, { root }: { root: string }) {
  * still gets the API's JSON 404, counted against the caller's rate limit like any unrouted request.
  */
 export async function webAppPlugin(app: FastifyInstance, { root }: { root: string }) {
-  app.get('/api/*', { config: { policy: allow.public }, schema: { hide: true } }, (_request, reply) => reply.callNotFound())
+  app.get('/api/*', { config: { policy: allow.public }, schema: { hide: true } }, (request, reply) => {
+    // The router falls back to this route when a segment is too long for a parameter; it stays the 414 it was.
+    if (request.url.split('?')[0]!.split('/').some((segment) => segment.length > maxParamLength)) throw new UrlTooLong('A path parameter is too long')
+    return reply.callNotFound()
+  })
   await app.register(pages, { root })
 }

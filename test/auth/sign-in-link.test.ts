@@ -35,6 +35,7 @@ t.test('its token is exchanged once, creating the user with the role it grants; 
   t.match(me.json(), { email, role: 'staff' }, 'the ID token works')
   const second = await exchange(token)
   t.equal(second.statusCode, 401)
+  t.equal(second.json().code, 'ADKS_CUSTOM_TOKEN_INVALID')
   t.equal(second.json().error, 'This custom token was already used; sign in again')
 })
 

@@ -38,7 +38,7 @@ t.test('pages and assets: the headers of DESIGN 6.8, assets exempt from rate lim
     statuses.push(unknown.status)
     t.match(unknown.headers.get('content-type'), 'application/json')
     const body = await unknown.json() as { error: string }
-    if (unknown.status === 404) t.same(body, { success: false, error: 'Route GET /api/unknown not found', statusCode: 404 })
+    if (unknown.status === 404) t.same(body, { success: false, error: 'Route GET /api/unknown not found', statusCode: 404, code: 'ADKS_ROUTE_NOT_FOUND' })
   }
   t.same(statuses, [404, 404, 404, 429], '/api/unknown stays the API\'s JSON 404, counted against the caller\'s address')
   t.equal((await fetch(`${base}/health`)).headers.get('content-security-policy'), null, 'the API\'s answers carry no page headers')

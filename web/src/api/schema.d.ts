@@ -3885,9 +3885,14 @@ export interface components {
         ErrorBody: {
             /** @constant */
             success: false;
-            /** @description What went wrong, naming the field or credential at fault */
+            /** @description What went wrong, naming the field or credential at fault; a 5xx gives the request id to quote */
             error: string;
             statusCode: number;
+            /**
+             * @description The condition, a stable name clients match on (docs/errors.md says what each means)
+             * @enum {string}
+             */
+            code: "ADKS_VALIDATION_FAILED" | "ADKS_REFERENCE_NOT_FOUND" | "ADKS_BODY_MALFORMED" | "ADKS_URL_MALFORMED" | "ADKS_CREDENTIALS_AMBIGUOUS" | "ADKS_BAD_REQUEST" | "ADKS_SAML_MALFORMED" | "ADKS_AUTH_REQUIRED" | "ADKS_TOKEN_INVALID" | "ADKS_API_KEY_INVALID" | "ADKS_CUSTOM_TOKEN_INVALID" | "ADKS_SAML_INVALID" | "ADKS_SAML_SIGNATURE_INVALID" | "ADKS_SAML_USER_UNUSABLE" | "ADKS_PERMISSION_DENIED" | "ADKS_API_KEY_NOT_ALLOWED" | "ADKS_STUDENT_ACCESS_DENIED" | "ADKS_RECORD_NOT_FOUND" | "ADKS_ROUTE_NOT_FOUND" | "ADKS_SCHEMA_NOT_FOUND" | "ADKS_QUEUE_NOT_FOUND" | "ADKS_JOB_NOT_FOUND" | "ADKS_SCHEDULE_NOT_FOUND" | "ADKS_IMPORT_NOT_FOUND" | "ADKS_DEGREE_NOT_CHOSEN" | "ADKS_SSO_NOT_CONFIGURED" | "ADKS_VERSION_CONFLICT" | "ADKS_WRITE_CONTENDED" | "ADKS_DUPLICATE_RECORD" | "ADKS_RECORD_REFERENCED" | "ADKS_PLAN_UNDER_REVIEW" | "ADKS_WORKFLOW_CONFLICT" | "ADKS_API_KEY_ACTIVE" | "ADKS_JOB_NOT_FAILED" | "ADKS_BODY_TOO_LARGE" | "ADKS_URL_TOO_LONG" | "ADKS_MEDIA_TYPE_UNSUPPORTED" | "ADKS_RATE_LIMITED" | "ADKS_INTERNAL" | "ADKS_SYNC_SOURCE_UNREADABLE" | "ADKS_STORE_UNAVAILABLE" | "ADKS_SHARED_STATE_UNAVAILABLE" | "ADKS_CACHE_UNAVAILABLE" | "ADKS_JOBS_UNAVAILABLE" | "ADKS_AUDIT_UNAVAILABLE" | "ADKS_SHUTTING_DOWN" | "ADKS_NOT_READY" | "ADKS_WEB_APP_NOT_BUILT";
         };
         /**
          * Faculty
@@ -7611,25 +7616,30 @@ export interface operations {
                             [key: string]: {
                                 ok: boolean;
                                 adapter: string;
-                                error?: string;
                             };
                         };
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error body that also names the checks that failed */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @constant */
+                        success: false;
+                        error: string;
+                        /** @constant */
+                        statusCode: 503;
+                        /** @constant */
+                        code: "ADKS_NOT_READY";
                         status: string;
                         checks: {
                             [key: string]: {
                                 ok: boolean;
                                 adapter: string;
-                                error?: string;
                             };
                         };
                     };
@@ -12242,6 +12252,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["ThesisRequest"];
                     };
@@ -12295,6 +12307,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["ThesisRequest"];
                     };
@@ -12382,6 +12396,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["ThesisRequest"];
                     };
@@ -12439,6 +12455,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["ThesisRequest"];
                     };
@@ -12496,6 +12514,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["ThesisRequest"];
                     };
@@ -12553,6 +12573,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["ThesisRequest"];
                     };
@@ -12808,6 +12830,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["IndependentResearchRequest"];
                     };
@@ -12861,6 +12885,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["IndependentResearchRequest"];
                     };
@@ -12955,6 +12981,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["IndependentResearchRequest"];
                     };
@@ -13210,6 +13238,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["FellowshipApplication"];
                     };
@@ -13263,6 +13293,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["FellowshipApplication"];
                     };
@@ -13357,6 +13389,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["FellowshipApplication"];
                     };
@@ -13614,6 +13648,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["AwardNomination"];
                     };
@@ -13667,6 +13703,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["AwardNomination"];
                     };
@@ -13761,6 +13799,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["AwardNomination"];
                     };
@@ -13951,6 +13991,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["MajorPlanApproval"];
                     };
@@ -14045,6 +14087,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["MajorPlanApproval"];
                     };
@@ -14268,6 +14312,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["GraduateMilestone"];
                     };
@@ -14321,6 +14367,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["GraduateMilestone"];
                     };
@@ -14415,6 +14463,8 @@ export interface operations {
                         success: false;
                         error: string;
                         statusCode: number;
+                        /** @constant */
+                        code: "ADKS_WORKFLOW_CONFLICT";
                         instance?: components["schemas"]["WorkflowInstance"];
                         entity?: components["schemas"]["GraduateMilestone"];
                     };
