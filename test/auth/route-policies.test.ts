@@ -10,12 +10,15 @@ import { tempDir } from '../helpers/temp-dir.js'
 import { roleMayPass, routeRecorder, sampleUrl } from './support.js'
 
 /**
- * The only routes anyone may call without a credential: liveness and readiness, and the sign-in flow of
- * DESIGN 5.2. A route that declares itself public and is not here fails the inventory.
+ * The only routes anyone may call without a credential: liveness and readiness, the sign-in flow of
+ * DESIGN 5.2, and the web app's pages and assets (DESIGN 6.8), which hold no data, with the catch-all
+ * under /api that answers the API's 404. A route that declares itself public and is not here fails the
+ * inventory.
  */
 const publicRoutes = new Set([
   'GET /health', 'GET /ready', 'POST /api/auth/login', 'POST /api/auth/token',
   'GET /api/auth/saml/login', 'POST /api/auth/saml/callback', 'GET /api/auth/saml/logout', 'GET /api/auth/saml/metadata',
+  'GET /*', 'GET /assets/*', 'GET /api/*',
 ])
 const signature = (method: string, url: string) => `${method === 'HEAD' ? 'GET' : method} ${url}`
 
@@ -93,7 +96,11 @@ t.test('each role passes exactly the routes its permissions allow (DESIGN 5.1), 
 t.test('swapped methods and version-prefixed paths do not exist', async (t) => {
   const { as } = await buildTestApp(t)
   const admin = as('admin@dept.example.edu', 'admin')
-  for (const [method, url] of [['PATCH', '/api/groups/X'], ['PUT', '/api/groups'], ['GET', '/v1/api/groups'], ['GET', '/api/v1/groups'], ['POST', '/api/auth/me']] as const) {
+  for (const [method, url] of [['PATCH', '/api/groups/X'], ['PUT', '/api/groups'], ['GET', '/api/v1/groups'], ['POST', '/api/auth/me']] as const) {
     t.equal((await admin({ method, url })).statusCode, 404, `${method} ${url}`)
   }
+  // Outside /api every GET path is the web app's (its page, or the 503 saying it is not built), never the API's data.
+  const prefixed = await admin({ method: 'GET', url: '/v1/api/groups' })
+  t.not(prefixed.headers['content-type']?.toString().startsWith('application/json') && prefixed.statusCode < 400, true, 'GET /v1/api/groups is no API answer')
+  t.notMatch(prefixed.body, /"items"/, 'and lists no groups')
 })
