@@ -45,14 +45,17 @@ build() {
   module=$("$go" mod download -json "github.com/FerretDB/FerretDB@$version" | sed -nE 's/^[[:space:]]*"Dir": "(.*)",?$/\1/p')
   [ -d "$module" ] || { echo "ferretdb.sh: go mod download gave no module directory for FerretDB $version" >&2; return 1; }
   work=$(mktemp -d)
-  trap 'rm -rf "$work"' RETURN
+  # A RETURN trap outlives the function that sets it in bash: it clears itself, or it would fire, with
+  # `work` unset, when the next function returns.
+  trap 'rm -rf "$work"; trap - RETURN' RETURN
   cp -R "$module/." "$work"
   chmod -R u+w "$work"
   echo "$version" >"$work/build/version/version.txt"
   mkdir -p "$(dirname "$bin")"
   echo "ferretdb.sh: building FerretDB $version into $bin (about a minute and a half)" >&2
-  (cd "$work" && "$go" build -o "$bin.partial" ./cmd/ferretdb) >&2
-  mv "$bin.partial" "$bin"
+  # Each build writes its own file, so two started at once (two test files) never mix their output.
+  (cd "$work" && "$go" build -o "$bin.partial.$$" ./cmd/ferretdb) >&2
+  mv "$bin.partial.$$" "$bin"
   echo "$bin"
 }
 
