@@ -20,7 +20,11 @@ const marginMs = 10_000
 
 /**
  * The ID token, in memory and in the tab's sessionStorage (so a reload keeps it and closing the tab
- * forgets it); never localStorage, never a cookie (SECURITY J). An expired token is dropped when read.
+ * forgets it); never localStorage, never a cookie (SECURITY J). It holds only the caller's own token,
+ * never data, and decides no access: the server checks the token on every request. It is dropped when
+ * read within 10 s of expiry, at sign-out, and when the API answers 401 to it (a revocation, by this tab
+ * or another instance). Shown by test/web/logic.test.ts (expiry, storage) and test/web/sign-in.test.ts
+ * (sign-out revokes and forgets it).
  */
 export class SessionStore {
   private current: Session | null | undefined
