@@ -2,6 +2,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createBrowserRouter, redirect, RouterProvider, useRouteError } from 'react-router'
 import { captureCallbackParams } from './callback-params'
+import { pages } from './pages'
 import { Shell, shellLoader } from './shell'
 import { Alert, messageOf, Title } from './ui'
 import './style.css'
@@ -42,11 +43,7 @@ const router = createBrowserRouter([
     HydrateFallback: () => null,
     children: [
       { path: '/', loader: () => redirect('/dashboard') },
-      { path: '/dashboard', lazy: page(() => import('./pages/dashboard')) },
-      { path: '/students/:id/progress', lazy: page(() => import('./pages/progress')) },
-      { path: '/approvals', lazy: page(() => import('./pages/approvals')) },
-      { path: '/approvals/:domain/:id', lazy: page(() => import('./pages/approval')) },
-      { path: '/settings/api-keys', lazy: page(() => import('./pages/api-keys')) },
+      ...pages.map(({ path, load }) => ({ path, lazy: page(load) })),
       { path: '*', Component: NotFound },
     ],
   },

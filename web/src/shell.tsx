@@ -1,6 +1,7 @@
 import { NavLink, Outlet, redirect, useNavigate, useRouteLoaderData, type LoaderFunctionArgs } from 'react-router'
 import { api } from './api/client'
 import type { components } from './api/schema'
+import { pages } from './pages'
 import { sessions, signInPath } from './session'
 
 export type Me = components['schemas']['CurrentUser']
@@ -40,9 +41,9 @@ export function Shell() {
       <header>
         <nav aria-label="Main">
           <ul>
-            <li><NavLink to="/dashboard">Dashboard</NavLink></li>
-            <li><NavLink to="/approvals">Approvals</NavLink></li>
-            <li><NavLink to="/settings/api-keys">API keys</NavLink></li>
+            {pages.filter(({ nav }) => nav && (!nav.roles || (nav.roles as readonly string[]).includes(me.role))).map(({ path, nav }) => (
+              <li key={path}><NavLink to={path}>{nav!.label}</NavLink></li>
+            ))}
           </ul>
         </nav>
         <p className="who">Signed in as {me.email} ({me.role})</p>
