@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import t from 'tap'
 import { buildApp } from '../../src/app.js'
 import { signingKeys } from '../../src/auth/keys.js'
@@ -65,7 +67,10 @@ t.test('anonymous callers get 401 on every non-public route, with the message fo
 
 t.test('each role passes exactly the routes its permissions allow (DESIGN 5.1), and nothing answers 500', async (t) => {
   const recorder = routeRecorder()
-  const { app, config } = await buildTestApp(t, {}, { plugins: [recorder.plugin] })
+  // A built app of one page, so the app's routes answer as deployed whether or not dist/web exists.
+  const webDir = await tempDir(t)
+  await writeFile(join(webDir, 'index.html'), '<!doctype html><title>Department</title>')
+  const { app, config } = await buildTestApp(t, { WEB_DIR: webDir }, { plugins: [recorder.plugin] })
   const keys = await signingKeys(config)
   // A fresh token per request: the table includes POST /api/auth/logout, which revokes the one it is sent with.
   const tokenFor = (role: Role) => signIdToken(keys, config, { sub: userIdForEmail(`${role}@dept.example.edu`), email: `${role}@dept.example.edu`, role_grant: role })
