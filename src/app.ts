@@ -37,6 +37,7 @@ import { PublicationService } from './publications/service.js'
 import { schemaRoutes } from './routes/schemas/index.js'
 import { searchRoutes } from './routes/search/index.js'
 import { studentRoutes } from './routes/privacy/students.js'
+import { adviseeRoutes } from './routes/privacy/advisees.js'
 import { planRoutes } from './routes/degrees/plans.js'
 import { progressRoutes } from './routes/degrees/progress.js'
 import { workflowRoutes } from './routes/workflows/index.js'
@@ -144,6 +145,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     const writers = schema.class('Publication') && schema.class('RejectedWork') ? { Publication: new PublicationService(services.records, services.people) } : {}
     await app.register(recordRoutes, { details, guards, writers, students })
     await app.register(studentRoutes)
+    await app.register(adviseeRoutes)
     await app.register(progressRoutes)
     await app.register(planRoutes)
     await app.register(enrollmentRoutes)

@@ -379,7 +379,7 @@ export class WorkflowService {
     const items = await Promise.all(page.map(async (instance): Promise<PendingItem> => {
       const stage = activeStage(instance as StoredInstance)
       const approval = stage?.approvals.find((a) => a.round === instance.round && a.status === 'pending' && ids.includes(a.approver))
-      const entity = await this.records.view(instance.entity)
+      const [entity, submitter] = await Promise.all([this.records.view(instance.entity), this.records.view(instance.submitter)])
       return {
         id: instance.entity, instance: instance._id, title: entity ? spec.title(entity) : '', stage: instance.current_stage,
         ...(stage?.due_at !== undefined ? { due_at: stage.due_at } : {}),
@@ -387,6 +387,8 @@ export class WorkflowService {
         age_days: Math.floor((now - Date.parse(instance.submitted_at)) / dayMs),
         ...(approval?.on_behalf_of !== undefined ? { on_behalf_of: approval.on_behalf_of } : {}),
         submitted_at: instance.submitted_at,
+        submitter: instance.submitter,
+        submitter_name: typeof submitter?.first_name === 'string' ? `${submitter.first_name} ${String(submitter.last_name)}` : null,
       }
     }))
     return { items, total, limit: query.limit, offset: query.offset }

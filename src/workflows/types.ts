@@ -101,6 +101,10 @@ export interface PendingItem {
   /** For a delegated approval: who delegated it. */
   readonly on_behalf_of?: string
   readonly submitted_at: string
+  /** Who submitted: their Person id (a User id for a caller linked to no Person). */
+  readonly submitter: string
+  /** The submitter's name, when they are a Person. */
+  readonly submitter_name: string | null
 }
 
 export interface PendingQuery {

@@ -116,8 +116,22 @@ t.test('/api/schemas', async (t) => {
         t.equal(schema.description, cls.abstract && variant === 'create' ? `${cls.comment} The \`type\` field picks the kind of record.` : cls.comment, `${cls.name} ${variant}: description`)
         if (cls.abstract && variant === 'create') continue
         for (const prop of cls.properties) t.equal(schema.properties![prop.name]!.description, prop.description, `${cls.name}.${prop.name} (${variant}): description`)
+        for (const [name, property] of Object.entries(schema.properties!)) {
+          const title = (property as { title?: unknown }).title
+          t.ok(typeof title === 'string' && title.length > 0 && !title.includes('_'), `${cls.name}.${name} (${variant}): a title in words, ${String(title)}`)
+        }
       }
     }
+  })
+
+  t.test('a property\'s title is its name in words; its description stays the documentation', async (t) => {
+    const course = await served('Course', 'create')
+    t.match(course.properties, { course_code: { title: 'Course code' }, credits: { title: 'Credits', description: 'Credit hours' } })
+    const student = await served('UndergraduateStudent', 'update')
+    t.match(student.properties, { campus_id: { title: 'Campus ID' }, _version: { title: 'Version' } })
+    const openapi = (await app.inject({ method: 'GET', url: '/documentation/json' })).json()
+    t.notOk(openapi.components.schemas.CourseCode, 'the titles stay out of the OpenAPI document\'s components')
+    t.equal(openapi.components.schemas.Course.properties.course_code.title, undefined)
   })
 
   t.test('Sets are unique arrays; Lists are plain arrays; references carry a pattern and x-reference', async (t) => {

@@ -11,17 +11,18 @@ export const CurrentUser = Type.Object({
   email: Type.String(),
   role: Type.String(),
   campusId: Type.Union([Type.String(), Type.Null()]),
+  personId: Type.Union([Type.String(), Type.Null()], { description: 'The Person record the caller is (DESIGN 5.1: by campus id, else by email), if any' }),
   permissions: Type.Array(Type.String({ enum: [...permissions] })),
 }, { title: 'CurrentUser' })
 
 /**
- * The caller's campus id: their user record's (set by single sign-on), else that of the Person they are
- * linked to (DESIGN 5.1), as a user signed in with a token from `npm run token` is, by email.
+ * The Person the caller is linked to (DESIGN 5.1), and their campus id: their user record's (set by
+ * single sign-on), else that Person's, as for a user signed in with a token from `npm run token`.
  */
-async function campusIdOf(people: People, principal: Principal): Promise<string | null> {
-  if (principal.campusId) return principal.campusId
-  const campusId = (await people.personOf(principal))?.campus_id
-  return typeof campusId === 'string' ? campusId : null
+async function linkOf(people: People, principal: Principal): Promise<{ campusId: string | null; personId: string | null }> {
+  const person = await people.personOf(principal)
+  const campusId = principal.campusId ?? (typeof person?.campus_id === 'string' ? person.campus_id : null)
+  return { campusId, personId: person?._id ?? null }
 }
 
 export const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -30,6 +31,6 @@ export const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { tags: ['Auth'], summary: 'The signed-in user', response: { 200: CurrentUser, ...errorResponses(401) } },
   }, async (request) => {
     const p = principalOf(request)
-    return { id: p.userId, email: p.email, role: p.role, campusId: await campusIdOf(app.people, p), permissions: [...p.permissions].sort() }
+    return { id: p.userId, email: p.email, role: p.role, ...await linkOf(app.people, p), permissions: [...p.permissions].sort() }
   })
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
 import { SchemaNotFound } from '../../errors.js'
+import { titleProperties } from '../../schema/titles.js'
 import { variants, type Variant } from '../../schema/typebox.js'
 import { freezeDeep } from '../../store/freeze.js'
 import { errorResponses } from '../responses.js'
@@ -32,9 +33,12 @@ export const schemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const schema = app.schema.schemaOf(name, variant)
       if (!schema) return undefined
       const id = `${app.config.publicUrl}/api/schemas/${name}${variant === 'record' ? '' : `?variant=${variant}`}`
-      // A plain JSON copy: TypeBox's symbols stay behind and the validators' objects are not touched.
+      // A plain JSON copy: TypeBox's symbols stay behind and the validators' objects are not touched, so
+      // the properties' titles, for form generators, stay out of the OpenAPI document's components.
       // Frozen, because it never changes while the service runs: its encoding is made once and reused.
-      served.set(key, freezeDeep({ $schema: 'http://json-schema.org/draft-07/schema#', $id: id, ...JSON.parse(JSON.stringify(schema)) }))
+      const copy = { $schema: 'http://json-schema.org/draft-07/schema#', $id: id, ...JSON.parse(JSON.stringify(schema)) }
+      titleProperties(copy)
+      served.set(key, freezeDeep(copy))
     }
     return served.get(key)
   }
@@ -68,7 +72,7 @@ export const schemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { policy: allow.signedIn },
     schema: {
       tags: ['Schemas'], summary: 'JSON Schema (draft-07) of one class or enum',
-      description: 'References are strings with a pattern and x-reference naming the class, for a picker. Variants: record (as read), create (a POST body), update (a PUT body).',
+      description: 'Every property has a title, its name in words, for a form label; its description is the class documentation. References are strings with a pattern and x-reference naming the class, for a picker. Variants: record (as read), create (a POST body), update (a PUT body).',
       params: Type.Object({ entityType: Type.String({ pattern: '^[A-Z][A-Za-z0-9]{0,63}$' }) }),
       querystring: Type.Object({ variant: Type.Optional(Type.Unsafe<Variant>({ type: 'string', enum: [...variants] })) }, { additionalProperties: false }),
       response: { 200: Type.Object({}, { additionalProperties: true }) as TSchema, ...errorResponses(400, 401, 404) },

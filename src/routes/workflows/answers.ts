@@ -72,6 +72,8 @@ export function workflowAnswers(schema: CompiledSchema) {
     age_days: Type.Number({ description: 'Days since submission' }),
     on_behalf_of: Type.Optional(Type.String({ description: 'For a delegated approval: who delegated it' })),
     submitted_at: Moment('When the entity was first submitted'),
+    submitter: Type.String({ description: 'Who submitted: their Person id, or their User id when they are linked to no Person' }),
+    submitter_name: Type.Union([Type.String(), Type.Null()], { description: "The submitter's name, when they are a Person" }),
   }, { title: 'WorkflowPendingItem' })
 
   const Definition = classRecord('Workflow')

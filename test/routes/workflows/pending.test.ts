@@ -12,6 +12,7 @@ t.test('pending queues: each caller sees what waits for them, oldest first; admi
   t.match(fays.json(), { total: 2, limit: 50, offset: 0 })
   t.same(fays.json().items.map((i: { id: string }) => i.id), [first.id, second.id], 'the advisor\'s queue holds both, oldest first')
   t.match(fays.json().items[0], { instance: first.instance, title: 'Thesis 1', stage: 'advisor', overdue: false, age_days: Number, submitted_at: String })
+  t.match(fays.json().items[0], { submitter: d.ids.una, submitter_name: 'Una Under' }, 'who submitted, by Person id and name')
 
   for (const name of ['gus', 'una', 'otto', 'cal'] as const) {
     const res = await d.callers[name]({ method: 'GET', url: queue })

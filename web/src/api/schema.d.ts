@@ -334,7 +334,7 @@ export interface paths {
         };
         /**
          * JSON Schema (draft-07) of one class or enum
-         * @description References are strings with a pattern and x-reference naming the class, for a picker. Variants: record (as read), create (a POST body), update (a PUT body). Needs a signed-in user.
+         * @description Every property has a title, its name in words, for a form label; its description is the class documentation. References are strings with a pattern and x-reference naming the class, for a picker. Variants: record (as read), create (a POST body), update (a PUT body). Needs a signed-in user.
          */
         get: operations["getSchema"];
         put?: never;
@@ -1061,6 +1061,26 @@ export interface paths {
          * @description Only the student, their advisors and admins (else 403); every call is audited. Needs a signed-in user.
          */
         get: operations["getStudentTranscript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/advisees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's advisees, by last name
+         * @description Students whose advisors include the caller's Person (or, for an admin, the advisor named). A caller linked to no Person has none. Needs a signed-in user.
+         */
+        get: operations["listAdvisees"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3064,6 +3084,14 @@ export interface components {
             /** @description Faculty member directing the program */
             director?: string | null;
         };
+        /** Advisee */
+        Advisee: {
+            _id: string;
+            type: string;
+            first_name: string;
+            last_name: string;
+            email?: string;
+        };
         /**
          * AllocationOverride
          * @description Forces an enrollment onto a requirement rule, or keeps it off one.
@@ -3549,6 +3577,8 @@ export interface components {
             email: string;
             role: string;
             campusId: string | null;
+            /** @description The Person record the caller is (DESIGN 5.1: by campus id, else by email), if any */
+            personId: string | null;
             permissions: components["schemas"]["Permission"][];
         };
         /**
@@ -7417,6 +7447,10 @@ export interface components {
              * @description When the entity was first submitted
              */
             submitted_at: string;
+            /** @description Who submitted: their Person id, or their User id when they are linked to no Person */
+            submitter: string;
+            /** @description The submitter's name, when they are a Person */
+            submitter_name: string | null;
         };
         /**
          * WorkflowStage
@@ -10420,6 +10454,42 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAdvisees: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+                /** @description Admins only: another advisor's advisees */
+                advisor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Advisee"][];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getStudentDegreeProgress: {
