@@ -194,6 +194,7 @@ t.test('one h1 and no serious or critical axe violation on the index, a list, th
     ['/admin/records/Course/new', 'New Course', 'form'],
     [`/admin/records/Course/${path(course._id)}`, 'Edit Course', 'form'],
     ['/admin/records/Section/new', 'New Section', 'form'],
+    ['/admin/records/Person', 'Person records', 'table'],
   ]
   for (const [url, heading, content] of visits) {
     await page.goto(`${d.base}${url}`)
@@ -202,6 +203,11 @@ t.test('one h1 and no serious or critical axe violation on the index, a list, th
     t.equal(await page.locator('h1').count(), 1, `${url}: one h1`)
     t.same(await axeViolations(page), [], `${url}: no serious or critical violation`)
   }
+  await page.goto(`${d.base}/admin/records/Course/new`)
+  await page.getByRole('button', { name: 'Add Item' }).click()
+  const item = page.getByRole('combobox', { name: 'Prerequisites' })
+  await item.waitFor()
+  t.same(await axeViolations(page), [], 'a list of references with an item: no serious or critical violation')
 })
 
 t.test('the first load of /dashboard fetches no script of the records forms; a form page does', async (t) => {

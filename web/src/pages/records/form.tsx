@@ -8,13 +8,13 @@ import { adminClasses, getRecord, managed, recordsPath, updateRecord, createReco
 import { bodyOf, fieldOf, formDataOf, prepare, type Prepared } from './form-schema'
 import { ClassesContext, ReferenceWidget } from './reference-widget'
 import { serverValidator } from './server-validator'
-import { BaseInputTemplate, FieldErrorTemplate, TextareaWidget } from './templates'
+import { BaseInputTemplate, buttonTemplates, FieldErrorTemplate, TextareaWidget } from './templates'
 import './records.css'
 
 type Data = Record<string, unknown>
 
 const widgets: RegistryWidgetsType = { reference: ReferenceWidget, TextareaWidget }
-const templates = { BaseInputTemplate, FieldErrorTemplate }
+const templates = { BaseInputTemplate, FieldErrorTemplate, ButtonTemplates: buttonTemplates }
 
 interface Loaded {
   readonly all: readonly ClassInfo[]

@@ -65,10 +65,19 @@ export default function RecordsList() {
   )
 }
 
-/** "New", or for an abstract class one link per concrete class beneath it that shares its route. */
+/** The concrete classes at and beneath `cls`, by the subclasses /api/schemas lists. */
+function concreteUnder(cls: Managed, all: readonly Managed[]): Managed[] {
+  if (!cls.abstract) return [cls]
+  return (cls.subclasses ?? []).flatMap((name) => {
+    const sub = all.find((c) => c.name === name)
+    return sub ? concreteUnder(sub, all) : []
+  })
+}
+
+/** "New", or for an abstract class one link per concrete class beneath it. */
 function NewLinks({ cls, all }: { cls: Managed; all: readonly Managed[] }) {
   if (!cls.abstract) return <p><Link className="button" to={`${recordsPath(cls.name)}/new`}>New</Link></p>
-  const concrete = all.filter((c) => !c.abstract && c.path === cls.path && c.inherits?.length)
+  const concrete = concreteUnder(cls, all)
   return (
     <ul className="records-new">
       {concrete.map((c) => <li key={c.name}><Link to={`${recordsPath(c.name)}/new`}>{`New ${c.name}`}</Link></li>)}

@@ -1,7 +1,23 @@
 import { getDefaultRegistry } from '@rjsf/core'
-import { ariaDescribedByIds, errorId, type BaseInputTemplateProps, type FieldErrorProps, type WidgetProps } from '@rjsf/utils'
+import { ariaDescribedByIds, errorId, TranslatableString, type BaseInputTemplateProps, type FieldErrorProps, type IconButtonProps, type WidgetProps } from '@rjsf/utils'
 
-const { BaseInputTemplate: CoreInput } = getDefaultRegistry().templates
+const { BaseInputTemplate: CoreInput, ButtonTemplates } = getDefaultRegistry().templates
+
+/** A list's buttons say what they do in words: rjsf's own show an icon font this app does not load. */
+function worded(words: TranslatableString) {
+  return function WordedButton({ icon: _icon, iconType: _iconType, uiSchema: _uiSchema, registry, className, ...button }: IconButtonProps) {
+    return <button type="button" className={className} {...button}>{registry.translateString(words)}</button>
+  }
+}
+
+export const buttonTemplates = {
+  ...ButtonTemplates,
+  AddButton: worded(TranslatableString.AddItemButton),
+  CopyButton: worded(TranslatableString.CopyButton),
+  MoveDownButton: worded(TranslatableString.MoveDownButton),
+  MoveUpButton: worded(TranslatableString.MoveUpButton),
+  RemoveButton: worded(TranslatableString.RemoveButton),
+}
 
 /** A field's errors (the server's message), announced as soon as they are shown. */
 export function FieldErrorTemplate({ errors = [], fieldPathId }: FieldErrorProps) {
