@@ -27,6 +27,10 @@ export const pages: readonly Page[] = [
   // Students' own work
 
   // Admins' records
+  { path: '/admin/records', load: () => import('./pages/records/index') },
+  { path: '/admin/records/:class', load: () => import('./pages/records/list') },
+  { path: '/admin/records/:class/new', load: () => import('./pages/records/form') },
+  { path: '/admin/records/:class/:id', load: () => import('./pages/records/form') },
 
   // Admins' operations
 

@@ -20,7 +20,8 @@ export interface RequestOptions<O> {
 
 /** A refusal or failure, with the server's own message (DESIGN 6.8 shows it as it is). */
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string) {
+  /** `code` is the answer's ADKS_* code, where a page must tell refusals of one status apart (409s). */
+  constructor(readonly status: number, message: string, readonly code?: string) {
     super(message)
   }
 }
@@ -58,8 +59,8 @@ export async function api<M extends Method, P extends PathsWith<M>>(method: M, p
       sessions.rememberReturnTo(here)
       window.location.assign(signInPath(here))
     }
-    const message = (json as { error?: unknown } | undefined)?.error
-    throw new ApiError(response.status, typeof message === 'string' ? message : `The server answered ${response.status}`)
+    const { error: message, code } = (json ?? {}) as { error?: unknown; code?: unknown }
+    throw new ApiError(response.status, typeof message === 'string' ? message : `The server answered ${response.status}`, typeof code === 'string' ? code : undefined)
   }
   return json as Answer<Operation<P, M>>
 }

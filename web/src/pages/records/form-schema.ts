@@ -1,0 +1,80 @@
+import type { RJSFSchema, UiSchema } from '@rjsf/utils'
+import { words } from './catalog'
+
+type Json = Record<string, unknown>
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * Fields the form leaves out: the record's bookkeeping (id, version, times, its type, fixed by the page)
+ * and `source`, which only a campus sync writes. An update leaves out what it does not send.
+ */
+const kept = (name: string, schema: Json) => !name.startsWith('_') && name !== 'type' && name !== 'source' && schema.readOnly !== true
+
+/** `anyOf: [X, null]` (an update's removable field) as X: an emptied field is sent as null (bodyOf). */
+function unwrapNull(schema: Json): Json {
+  const branches = Array.isArray(schema.anyOf) ? schema.anyOf.filter(isObject) : []
+  const other = branches.filter((b) => b.type !== 'null')
+  if (branches.length !== 2 || other.length !== 1) return schema
+  const { anyOf: _anyOf, ...rest } = schema
+  return { ...other[0], ...rest }
+}
+
+export interface Prepared {
+  readonly schema: RJSFSchema
+  readonly uiSchema: UiSchema
+  /** The fields the form shows, and so the only ones it sends. */
+  readonly fields: readonly string[]
+  /** Whether the class's body names its type (polymorphic resources need it). */
+  readonly typed: boolean
+}
+
+/**
+ * The served schema of one class and variant as a form: each field titled (the schema's title, else its
+ * name in words, never the raw name), references as pickers, long texts as text areas.
+ */
+export function prepare(served: Json): Prepared {
+  const properties = isObject(served.properties) ? served.properties : {}
+  const shown: Record<string, Json> = {}
+  const uiSchema: UiSchema = {}
+  for (const [name, raw] of Object.entries(properties)) {
+    if (!isObject(raw) || !kept(name, raw)) continue
+    const field = unwrapNull(raw)
+    shown[name] = { ...field, title: typeof field.title === 'string' ? field.title : words(name) }
+    const items = isObject(field.items) ? field.items : undefined
+    if (typeof field['x-reference'] === 'string') uiSchema[name] = { 'ui:widget': 'reference' }
+    else if (items && typeof items['x-reference'] === 'string') uiSchema[name] = { items: { 'ui:widget': 'reference', 'ui:title': shown[name].title } }
+    else if (field.type === 'string' && typeof field.maxLength === 'number' && field.maxLength > 1000) uiSchema[name] = { 'ui:widget': 'textarea' }
+  }
+  const required = Array.isArray(served.required) ? served.required.filter((n): n is string => typeof n === 'string' && n in shown) : []
+  const { $id: _id, $schema: _schema, properties: _properties, required: _required, ...rest } = served
+  return {
+    schema: { ...rest, type: 'object', properties: shown, ...(required.length ? { required } : {}) } as RJSFSchema,
+    uiSchema,
+    fields: Object.keys(shown),
+    typed: 'type' in properties,
+  }
+}
+
+/** What a record holds of the form's fields (null, a removed field, as absent). */
+export function formDataOf(fields: readonly string[], record: Readonly<Record<string, unknown>>): Json {
+  return Object.fromEntries(fields.filter((f) => record[f] !== undefined && record[f] !== null).map((f) => [f, record[f]]))
+}
+
+/** The body to send: the form's fields as filled; on update, a field emptied since it was read is sent as null. */
+export function bodyOf(fields: readonly string[], data: Json, read?: Json): Json {
+  const body: Json = {}
+  for (const field of fields) {
+    if (data[field] !== undefined) body[field] = data[field]
+    else if (read && read[field] !== undefined && read[field] !== null) body[field] = null
+  }
+  return body
+}
+
+/**
+ * The field a 400 names: the server quotes it first, top-level name first ("Invalid body: 'credits'
+ * must be >= 0" from src/http/validation.ts, "'prerequisites[0]' refers to ...", "unknown field 'x'").
+ */
+export function fieldOf(message: string, fields: readonly string[]): string | undefined {
+  const name = /'([A-Za-z_][A-Za-z0-9_]*)/.exec(message)?.[1]
+  return name !== undefined && fields.includes(name) ? name : undefined
+}
