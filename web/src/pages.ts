@@ -23,6 +23,15 @@ export const pages: readonly Page[] = [
   { path: '/approvals/:domain/:id', load: () => import('./pages/approval') },
   { path: '/students/:id/progress', load: () => import('./pages/progress') },
   // The catalog, search, profile and advisees
+  { path: '/people', load: () => import('./pages/catalog/people'), nav: { label: 'People' } },
+  { path: '/people/:id', load: () => import('./pages/catalog/person') },
+  { path: '/courses', load: () => import('./pages/catalog/courses'), nav: { label: 'Courses' } },
+  { path: '/courses/:id', load: () => import('./pages/catalog/course') },
+  { path: '/labs', load: () => import('./pages/catalog/labs'), nav: { label: 'Labs' } },
+  { path: '/publications', load: () => import('./pages/catalog/publications'), nav: { label: 'Publications' } },
+  { path: '/search', load: () => import('./pages/catalog/search'), nav: { label: 'Search' } },
+  { path: '/profile', load: () => import('./pages/catalog/profile'), nav: { label: 'Profile' } },
+  { path: '/advisees', load: () => import('./pages/catalog/advisees'), nav: { label: 'Advisees', roles: ['faculty', 'admin'] } },
 
   // Students' own work
 

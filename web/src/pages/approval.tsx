@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router'
 import { api, type PathsWith } from '../api/client'
 import { domainOf, type Domain } from '../lib/inbox'
 import { Alert, Loading, messageOf, Title, useLoad } from '../ui'
+import { PersonPicker } from './catalog/person-picker'
 
 type Decision = 'approve' | 'reject' | 'request-revision' | 'delegate'
 const decisions: readonly { key: Decision; label: string; done: string }[] = [
@@ -13,15 +14,27 @@ const decisions: readonly { key: Decision; label: string; done: string }[] = [
 ]
 
 type EntityPath = `${Domain['base']}/{id}` & PathsWith<'get'>
-type DecisionPath = `${Domain['base']}/{id}/approve` & PathsWith<'post'>
+type DecisionPath = `${Domain['base']}/{id}/decision` & PathsWith<'post'>
+type ThesisDecisionPath = `/api/thesis/requests/{id}/${Exclude<Decision, 'delegate'>}`
 
 function entityPath(domain: Domain): EntityPath {
   return `${domain.base}/{id}` as EntityPath
 }
 
-/** Every domain's decision routes have the same shape as its approve route. */
-function decisionPath(domain: Domain, decision: Decision): DecisionPath {
-  return `${domain.base}/{id}/${decision}` as DecisionPath
+/**
+ * Sends a decision by the domain's own route: the honors thesis has one route per decision (the spec's),
+ * the other domains one `/decision` route taking the decision's name.
+ */
+function send(domain: Domain, id: string, decision: Decision, comment: string, delegate: string) {
+  const said = comment ? { comment } : {}
+  if (domain.key === 'thesis') {
+    if (decision === 'delegate') return api('post', '/api/thesis/requests/{id}/delegate', { path: { id }, body: { to: delegate, ...said } })
+    return api('post', `/api/thesis/requests/{id}/${decision}` as ThesisDecisionPath, { path: { id }, body: said })
+  }
+  const body = decision === 'delegate'
+    ? { decision, delegate_to: delegate, ...said }
+    : { decision: decision === 'request-revision' ? 'request_revision' as const : decision, ...said }
+  return api('post', `${domain.base}/{id}/decision` as DecisionPath, { path: { id }, body })
 }
 
 /** A record field worth showing as text: strings and numbers, not ids' internals. */
@@ -48,8 +61,7 @@ export default function Approval() {
     setBusy(true)
     setOutcome(null)
     try {
-      const body = decision.key === 'delegate' ? { to: delegateTo, ...(comment ? { comment } : {}) } : comment ? { comment } : {}
-      await api('post', decisionPath(domain, decision.key), { path: { id }, body: body as { comment?: string } })
+      await send(domain, id, decision.key, comment, delegateTo)
       setOutcome({ ok: true, text: `${decision.done}.` })
       setComment('')
       setVersion((v) => v + 1)
@@ -78,8 +90,7 @@ export default function Approval() {
             <h2 id="decide">Your decision</h2>
             <label htmlFor="comment">Comment</label>
             <textarea id="comment" value={comment} maxLength={10000} onChange={(event) => setComment(event.target.value)} />
-            <label htmlFor="delegate-to">Delegate to (person id)</label>
-            <input id="delegate-to" value={delegateTo} onChange={(event) => setDelegateTo(event.target.value)} />
+            <PersonPicker id="delegate" label="Find a delegate" legend="Delegate to" chosen={delegateTo} onChoose={setDelegateTo} />
             <div className="actions">
               {decisions.map((d) => (
                 <button key={d.key} type={d.key === 'approve' ? 'submit' : 'button'} disabled={busy} onClick={d.key === 'approve' ? undefined : () => { void decide(d) }}>{d.label}</button>
