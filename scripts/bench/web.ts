@@ -93,13 +93,14 @@ interface Scripts { files: number; bytes: number; gzipped: number }
 
 async function dashboardScripts(browser: Browser, served: ServedSample, session: Session): Promise<Scripts> {
   const bodies: Promise<Buffer>[] = []
-  await load(browser, served, session, '/dashboard', async (page) => {
+  // The bodies are read before the context closes with its page.
+  const all = await load(browser, served, session, '/dashboard', async (page) => {
     await shownAt(page, 'sections')
     await page.waitForLoadState('networkidle')
+    return Promise.all(bodies)
   }, (page) => page.on('response', (response) => {
     if (/javascript/.test(response.headers()['content-type'] ?? '')) bodies.push(response.body())
   }))
-  const all = await Promise.all(bodies)
   return { files: all.length, bytes: all.reduce((sum, b) => sum + b.length, 0), gzipped: all.reduce((sum, b) => sum + gzipSync(b).length, 0) }
 }
 
