@@ -3,10 +3,10 @@ import { chromium, type Browser, type Page } from 'playwright-core'
 import type { Test } from 'tap'
 
 /** Debian's chromium package; `npm test` installs it (scripts/test-deps.sh). */
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 /** Headless, and nothing that reaches outside this machine (as test/http/swagger-ui.test.ts). */
-const chromiumArgs = [
+export const chromiumArgs = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync',
 ]
