@@ -145,6 +145,25 @@ t.test('jobs: a running job\'s progress bar has the API\'s value, followed live 
   t.equal(Number(await bar.getAttribute('aria-valuenow')), done.progress!.percent / 100, 'the page followed the job to its end')
 })
 
+t.test('jobs: a failed job retried from the page runs again, as the API then reports', async (t) => {
+  const feed = await provider(t)
+  const configure = async (secret: string) => t.equal((await d.admin({ method: 'PUT', url: '/api/campus-sync/config', payload: { source: { ...restSource(feed.url), client_secret: secret } } })).statusCode, 200)
+  await configure('not-the-secret')
+  // Queued as the routes queue it, but with one attempt, so it fails at once instead of after backoffs.
+  const { id: jobId } = await d.app.jobs.enqueue('campus-sync', 'courses', { kind: 'courses' }, { attempts: 1 })
+  const failed = await finished(d.admin, jobId) as Job & { error: string }
+  t.equal(failed.state, 'failed', 'the feed refuses the credentials')
+  const page = await signedIn(t, 'admin', '/admin/jobs', 'Jobs')
+  await loaded(page)
+  const row = rowOf(page, jobId)
+  t.equal(await row.getByRole('cell', { name: failed.error, exact: true }).count(), 1, 'the API\'s error is shown')
+  await configure('s3cret')
+  await row.getByRole('button', { name: `Retry job ${jobId}` }).click()
+  await row.getByRole('cell', { name: 'completed', exact: true }).waitFor()
+  t.match(await get(`/api/admin/jobs/${path(jobId)}`), { id: jobId, state: 'completed', error: null }, 'the API reports the retried job completed')
+  t.equal(await row.getByRole('button', { name: `Retry job ${jobId}` }).count(), 0, 'a completed job offers no retry')
+})
+
 t.test('campus sync: the configuration as the API answers it, and a dry run\'s diff as its job reports it', async (t) => {
   // Another term's feed: a new student, and a teacher renamed, so the diff has something whichever runs came before.
   const changed = campus()

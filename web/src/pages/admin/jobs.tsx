@@ -1,25 +1,14 @@
 import { useState } from 'react'
 import { api } from '../../api/client'
 import type { components } from '../../api/schema'
-import { Alert, Loading, messageOf, ProgressBar, Title } from '../../ui'
+import { Alert, Loading, messageOf, Title } from '../../ui'
+import { JobBar } from './job-bar'
 import { running, usePolled, when } from './poll'
 
 type Job = components['schemas']['Job']
 type State = Job['state']
 type Queue = components['schemas']['Queue']
 const states = ['waiting', 'active', 'completed', 'failed', 'delayed'] as const satisfies readonly State[]
-
-/** A job's progress as the API reports it (a percentage), as a bar of the same value. */
-export function JobBar({ job }: { job: Job }) {
-  if (!job.progress) return <span>—</span>
-  const { percent, message } = job.progress
-  return (
-    <>
-      <ProgressBar value={percent / 100} label={`Progress of job ${job.id}`} />
-      {message && <span className="job-message">{message}</span>}
-    </>
-  )
-}
 
 function Queues({ queues, act }: { queues: readonly Queue[]; act: (name: string, paused: boolean) => void }) {
   return (
