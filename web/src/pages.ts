@@ -42,6 +42,13 @@ export const pages: readonly Page[] = [
   { path: '/admin/records/:class/:id', load: () => import('./pages/records/form') },
 
   // Admins' operations
+  { path: '/admin', load: () => import('./pages/admin/index'), nav: { label: 'Administration', roles: ['admin'] } },
+  { path: '/admin/users', load: () => import('./pages/admin/users') },
+  { path: '/admin/groups', load: () => import('./pages/admin/groups') },
+  { path: '/admin/jobs', load: () => import('./pages/admin/jobs') },
+  { path: '/admin/sync', load: () => import('./pages/admin/sync') },
+  { path: '/admin/audit', load: () => import('./pages/admin/audit') },
+  { path: '/admin/cache', load: () => import('./pages/admin/cache') },
 
   { path: '/settings/api-keys', load: () => import('./pages/api-keys'), nav: { label: 'API keys' } },
 ]

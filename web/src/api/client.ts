@@ -6,8 +6,8 @@ type Method = 'get' | 'post' | 'put' | 'delete'
 export type PathsWith<M extends Method> = { [P in keyof paths]: paths[P][M] extends { responses: unknown } ? P : never }[keyof paths]
 type Operation<P extends keyof paths, M extends Method> = Extract<paths[P][M], { responses: unknown }>
 type Json<R> = R extends { content: { 'application/json': infer B } } ? B : never
-/** The body of the operation's success answer (200 or 201). */
-export type Answer<O> = O extends { responses: infer R } ? (R extends { 200: infer A } ? Json<A> : R extends { 201: infer A } ? Json<A> : undefined) : never
+/** The body of the operation's success answer (200, 201, or 202 for work it queued). */
+export type Answer<O> = O extends { responses: infer R } ? (R extends { 200: infer A } ? Json<A> : R extends { 201: infer A } ? Json<A> : R extends { 202: infer A } ? Json<A> : undefined) : never
 type PathParams<O> = O extends { parameters: { path: infer A } } ? ([A] extends [never | undefined] ? never : A) : never
 type Query<O> = O extends { parameters: { query?: infer Q } } ? Q : never
 type Body<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never
