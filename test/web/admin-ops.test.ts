@@ -25,7 +25,7 @@ async function signedIn(t: Test, name: Name, to: string, heading: string): Promi
 }
 
 /** Until the page has shown (or refused) everything it loads. */
-const loaded = (page: Page) => page.waitForFunction(`![...document.querySelectorAll('[role=status]')].some((e) => e.textContent.startsWith('Loading'))`)
+const loaded = (page: Page) => page.getByRole('status').filter({ hasText: /^Loading/ }).first().waitFor({ state: 'detached' })
 
 const rowOf = (page: Page, text: string) => page.getByRole('row').filter({ has: page.getByRole('cell', { name: text, exact: true }) })
 

@@ -99,7 +99,8 @@ t.test('saving a record changed underneath shows the conflict, and Reload brings
   const page = await signedIn(t, 'admin', `/admin/records/Course/${path(course._id)}`)
   await page.getByRole('heading', { level: 1, name: 'Edit Course' }).waitFor()
   const title = page.getByRole('textbox', { name: 'Title' }).first()
-  await page.waitForFunction('document.getElementById("root_title")?.value !== undefined && document.getElementById("root_title").value !== ""')
+  // The form shows the record once it is loaded: its course code field holds the code.
+  await page.getByRole('textbox', { name: 'Course code' }).and(page.locator(`[value="${course.course_code}"]`)).waitFor()
   const changed = await d.admin({ method: 'PUT', url: `/api/courses/${path(course._id)}`, payload: { title: 'Changed elsewhere' } })
   t.equal(changed.statusCode, 200)
   await title.fill('Changed here')
