@@ -25,6 +25,9 @@ export const pages: readonly Page[] = [
   // The catalog, search, profile and advisees
 
   // Students' own work
+  { path: '/students/:id/transcript', load: () => import('./pages/student/transcript') },
+  { path: '/students/:id/plans', load: () => import('./pages/student/plans') },
+  { path: '/requests', load: () => import('./pages/student/requests'), nav: { label: 'My requests' } },
 
   // Admins' records
 

@@ -1,0 +1,46 @@
+import { api, ApiError } from '../../api/client'
+import { domains, type Domain } from '../../lib/inbox'
+import { kindOf, type RequestEntity } from './request-kinds'
+
+export interface Row { readonly domain: Domain; readonly entity: RequestEntity }
+export interface Listed { readonly rows: Row[]; readonly failures: { domain: Domain; error: string }[] }
+
+/** Requests still under way: not yet approved, rejected or withdrawn. */
+export function isOpen(entity: RequestEntity): boolean {
+  return entity.status === 'draft' || entity.status === 'submitted' || entity.status === 'revision_requested'
+}
+
+export function titleOf(domain: Domain, entity: RequestEntity, planNames: ReadonlyMap<string, string> = new Map()): string {
+  const kind = kindOf(domain.key)!
+  const value = (Object.fromEntries(Object.entries(entity)) as Record<string, unknown>)[kind.titleField]
+  const text = typeof value === 'string' ? value : entity._id
+  return kind.domain === 'major-plans' ? `Plan: ${planNames.get(text) ?? text}` : text
+}
+
+/** The caller's requests in every domain, side by side; a domain that fails is reported, the others shown. */
+export async function ownRequests(owner: string): Promise<Listed> {
+  type Answer = { domain: Domain; items: RequestEntity[] } | { domain: Domain; error: string }
+  const answers = await Promise.all(domains.map(async (domain): Promise<Answer> => {
+    const kind = kindOf(domain.key)!
+    try {
+      const page = await api('get', domain.base, { query: { limit: 200, [kind.owner]: owner } })
+      return { domain, items: page.items }
+    } catch (error) {
+      return { domain, error: error instanceof ApiError ? error.message : String(error) }
+    }
+  }))
+  const rows: Row[] = []
+  const failures: { domain: Domain; error: string }[] = []
+  for (const answer of answers) {
+    if ('error' in answer) failures.push({ domain: answer.domain, error: answer.error })
+    else for (const entity of answer.items) rows.push({ domain: answer.domain, entity })
+  }
+  rows.sort((a, b) => Date.parse(b.entity._updated_at) - Date.parse(a.entity._updated_at))
+  return { rows, failures }
+}
+
+export async function planNamesOf(owner: string, rows: readonly Row[]): Promise<Map<string, string>> {
+  if (!rows.some((r) => r.domain.key === 'major-plans')) return new Map()
+  const plans = await api('get', '/api/student-plans/{id}', { path: { id: owner } }).catch(() => ({ items: [] }))
+  return new Map(plans.items.map((p) => [p._id, p.plan_name]))
+}
