@@ -3,16 +3,16 @@ import { domains } from '../lib/inbox'
 import { useMe } from '../shell'
 import { Alert, Loading, Title, useLoad } from '../ui'
 import { fetchQueues } from './queues'
-import { isOpen, ownRequests, titleOf } from './student/own-requests'
+import { isOpen, ownerOf, ownRequests, titleOf } from './student/own-requests'
 import { ownPerson } from './student/own-person'
 
 export default function Dashboard() {
   const me = useMe()
   const queues = useLoad(() => fetchQueues(1), [])
-  // A caller the people list refuses (role user) still has requests, under their User id.
-  const person = useLoad(() => ownPerson(me).catch(() => null), [me.id])
-  const requests = useLoad(async () => (person.state === 'ready' ? ownRequests(person.data ?? me.id) : null), [person.state])
-  const open = requests.state === 'ready' && requests.data ? requests.data.rows.filter((row) => isOpen(row.entity)) : []
+  const requests = useLoad(async () => ownRequests(await ownerOf(me)), [me.id])
+  // A student's own record is listed to admins only: the links appear where the people list shows it.
+  const person = useLoad(() => (me.role === 'student' ? ownPerson(me).catch(() => null) : Promise.resolve(null)), [me.id])
+  const open = requests.state === 'ready' ? requests.data.rows.filter((row) => isOpen(row.entity)) : []
   const answered = queues.state === 'ready' ? queues.data.filter((q) => !('error' in q)) : []
   const waiting = answered.reduce((sum, q) => sum + ('total' in q ? q.total : 0), 0)
   return (
@@ -34,10 +34,9 @@ export default function Dashboard() {
       </section>
       <section aria-labelledby="your-requests">
         <h2 id="your-requests">Your requests</h2>
-        {(person.state === 'loading' || requests.state === 'loading' || (requests.state === 'ready' && !requests.data)) && person.state !== 'failed' && <Loading />}
-        {person.state === 'failed' && <Alert>{person.error}</Alert>}
+        {requests.state === 'loading' && <Loading />}
         {requests.state === 'failed' && <Alert>{requests.error}</Alert>}
-        {requests.state === 'ready' && requests.data && (
+        {requests.state === 'ready' && (
           <>
             {requests.data.failures.map((f) => <Alert key={f.domain.key}>{f.domain.label}: {f.error}</Alert>)}
             {open.length === 0 ? <p>No open requests.</p> : (
@@ -65,7 +64,7 @@ export default function Dashboard() {
                 <li><Link to={`/students/${encodeURIComponent(person.data)}/plans`}>Your plans</Link></li>
               </ul>
             )
-            : <p>No student record carries your campus id or email yet.</p>)}
+            : <p>The service does not yet tell a student the id of their own record, which these pages need.</p>)}
         </section>
       )}
     </>

@@ -8,15 +8,13 @@ import { PlanEditor } from './plan-editor'
 type Plan = components['schemas']['StudentPlanDetail']
 type ReviewCreate = components['schemas']['MajorPlanApprovalCreate']
 
-/** The student's plans first: when those are refused, nothing else of the student is asked for. */
 async function loadPlans(id: string) {
-  const plans = await api('get', '/api/student-plans/{id}', { path: { id } })
-  const [person, courses, degrees] = await Promise.all([
-    api('get', '/api/people/{id}', { path: { id } }),
+  const [plans, courses, degrees] = await Promise.all([
+    api('get', '/api/student-plans/{id}', { path: { id } }),
     api('get', '/api/courses', { query: { limit: 200, sort: 'course_code' } }),
     api('get', '/api/degrees', { query: { limit: 200, sort: 'name' } }),
   ])
-  return { plans: plans.items, person, courses: courses.items, degrees: degrees.items }
+  return { plans: plans.items, courses: courses.items, degrees: degrees.items }
 }
 
 function ReviewStatus({ review }: { review: string }) {
@@ -36,9 +34,9 @@ export default function Plans() {
   const [newDegree, setNewDegree] = useState('')
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null)
 
-  if (loaded.state === 'loading') return <><Title>Plans</Title><Loading /></>
-  if (loaded.state === 'failed') return <><Title>Plans</Title><Alert>{loaded.error}</Alert></>
-  const { person, courses, degrees } = loaded.data
+  if (loaded.state === 'loading') return <><Title>Study plans</Title><Loading /></>
+  if (loaded.state === 'failed') return <><Title>Study plans</Title><Alert>{loaded.error}</Alert></>
+  const { courses, degrees } = loaded.data
   const plans = loaded.data.plans.map((p) => {
     const newer = saved[p._id]
     return newer && newer._version > p._version ? newer : p
@@ -77,7 +75,7 @@ export default function Plans() {
 
   return (
     <>
-      <Title>{`Plans: ${person.first_name} ${person.last_name}`}</Title>
+      <Title>Study plans</Title>
       <p><Link to={`/students/${encodeURIComponent(id)}/progress`}>Degree progress</Link> · <Link to="/requests">My requests</Link></p>
       {plans.length === 0 ? <p>No plans yet.</p> : (
         <table>

@@ -6,17 +6,15 @@ import { milestoneTypes, type Field, type RequestKind } from './request-kinds'
 interface Option { readonly value: string; readonly label: string }
 
 /** The choices of the fields that pick a record, read once for the form. */
-async function optionsFor(fields: readonly Field[], owner: string): Promise<Record<string, Option[]>> {
+async function optionsFor(fields: readonly Field[]): Promise<Record<string, Option[]>> {
   const kinds = new Set(fields.map((f) => f.kind))
-  const [faculty, students, plans] = await Promise.all([
+  const [faculty, students] = await Promise.all([
     kinds.has('faculty') ? api('get', '/api/people/faculty-options') : null,
     kinds.has('student') ? api('get', '/api/people', { query: { type: 'Student', limit: 200 } }) : null,
-    kinds.has('plan') ? api('get', '/api/student-plans/{id}', { path: { id: owner } }) : null,
   ])
   return {
     faculty: faculty?.items.map((f) => ({ value: f._id, label: f.label })) ?? [],
     student: students?.items.map((p) => ({ value: p._id, label: `${p.first_name} ${p.last_name}` })) ?? [],
-    plan: plans?.items.map((p) => ({ value: p._id, label: p.plan_name })) ?? [],
     milestone: milestoneTypes.map((m) => ({ value: m, label: m.replace(/_/g, ' ') })),
   }
 }
@@ -30,15 +28,14 @@ export interface Action {
  * A request's fields, labelled, with the choices of those that pick a record. Each action button acts
  * on the values as entered; the first is the form's submit (Enter).
  */
-export function RequestForm({ kind, owner, initial, actions, busy, idPrefix }: {
+export function RequestForm({ kind, initial, actions, busy, idPrefix }: {
   kind: RequestKind
-  owner: string
   initial: Readonly<Record<string, string>>
   actions: readonly Action[]
   busy: boolean
   idPrefix: string
 }) {
-  const options = useLoad(() => optionsFor(kind.fields, owner), [kind, owner])
+  const options = useLoad(() => optionsFor(kind.fields), [kind])
   const [values, setValues] = useState<Record<string, string>>(initial)
   if (options.state === 'loading') return <Loading />
   const choices = options.state === 'ready' ? options.data : {}

@@ -7,7 +7,7 @@ type Schemas = components['schemas']
 export interface Field {
   readonly name: string
   readonly label: string
-  readonly kind: 'text' | 'textarea' | 'number' | 'date' | 'faculty' | 'student' | 'plan' | 'milestone'
+  readonly kind: 'text' | 'textarea' | 'number' | 'date' | 'faculty' | 'student' | 'milestone'
   readonly optional?: boolean
 }
 
@@ -19,7 +19,7 @@ export interface RequestKind {
   /** The field that names the request in lists. */
   readonly titleField: string
   readonly fields: readonly Field[]
-  /** Created in review at once (major plans), so never a draft and never edited. */
+  /** Created in review at once (major plans, from the plans page), so never a draft and never edited here. */
   readonly submitsOnCreate?: boolean
   /** Offered in the "New request" form to these roles only (the server decides in any case). */
   readonly offeredTo?: readonly string[]
@@ -65,8 +65,7 @@ export const requestKinds: readonly RequestKind[] = [
     ],
   },
   {
-    domain: 'major-plans', owner: 'student', titleField: 'plan', submitsOnCreate: true, offeredTo: ['student'],
-    fields: [{ name: 'plan', label: 'Plan', kind: 'plan' }],
+    domain: 'major-plans', owner: 'student', titleField: 'plan', submitsOnCreate: true, fields: [],
   },
   {
     domain: 'graduate-milestones', owner: 'student', titleField: 'title',

@@ -4,9 +4,8 @@ import { api, type PathsWith } from '../../api/client'
 import { domainOf, type Domain } from '../../lib/inbox'
 import { useMe } from '../../shell'
 import { Alert, Loading, messageOf, Title, useLoad } from '../../ui'
-import { ownPerson } from './own-person'
 import { RequestForm } from './request-form'
-import { ownRequests, planNamesOf, titleOf } from './own-requests'
+import { ownerOf, ownRequests, planNamesOf, titleOf } from './own-requests'
 import { bodyOf, kindOf, requestKinds, type CreateBody, type RequestEntity, type RequestKind, type UpdateBody } from './request-kinds'
 import { RequestRoute } from './request-route'
 
@@ -22,7 +21,7 @@ function valuesOf(kind: RequestKind, entity: RequestEntity): Record<string, stri
   return Object.fromEntries(kind.fields.map((f) => [f.name, fields[f.name] === undefined || fields[f.name] === null ? '' : String(fields[f.name])]))
 }
 
-function Detail({ domain, id, owner, onChanged }: { domain: Domain; id: string; owner: string; onChanged: () => void }) {
+function Detail({ domain, id, onChanged }: { domain: Domain; id: string; onChanged: () => void }) {
   const kind = kindOf(domain.key)!
   const [version, setVersion] = useState(0)
   const loaded = useLoad(() => api('get', `${domain.base}/{id}` as ItemPath, { path: { id } }), [domain, id, version])
@@ -60,15 +59,15 @@ function Detail({ domain, id, owner, onChanged }: { domain: Domain; id: string; 
       {editable && (
         <RequestForm
           key={`${entity._id}-${entity._version}`}
-          kind={kind} owner={owner} initial={valuesOf(kind, entity)} busy={busy} idPrefix="edit"
+          kind={kind} initial={valuesOf(kind, entity)} busy={busy} idPrefix="edit"
           actions={[
             { label: again ? 'Save and resubmit' : 'Save and submit', run: (values) => { void act(again ? 'Resubmitted.' : 'Submitted.', async () => { await save(values); await submit() }) } },
             { label: 'Save draft', run: (values) => { void act('Saved.', () => save(values)) } },
           ]}
         />
       )}
-      {kind.submitsOnCreate && again && (
-        <p>Change the plan on <Link to={`/students/${encodeURIComponent(owner)}/plans`}>your plans</Link>, then submit it for review again.</p>
+      {'plan' in entity && again && (
+        <p>Change the plan on <Link to={`/students/${encodeURIComponent(entity.student)}/plans`}>the student's plans</Link>, then submit it for review again.</p>
       )}
       {(entity.status === 'submitted' || entity.status === 'revision_requested') && (
         <div className="actions">
@@ -81,8 +80,8 @@ function Detail({ domain, id, owner, onChanged }: { domain: Domain; id: string; 
   )
 }
 
-function NewRequest({ owner, role, onCreated }: { owner: string; role: string; onCreated: (domain: Domain, id: string) => void }) {
-  const offered = requestKinds.filter((k) => !k.offeredTo || k.offeredTo.includes(role))
+function NewRequest({ role, onCreated }: { role: string; onCreated: (domain: Domain, id: string) => void }) {
+  const offered = requestKinds.filter((k) => !k.submitsOnCreate && (!k.offeredTo || k.offeredTo.includes(role)))
   const [chosen, setChosen] = useState(offered[0]?.domain ?? '')
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
@@ -93,8 +92,8 @@ function NewRequest({ owner, role, onCreated }: { owner: string; role: string; o
     if (!kind || !domain) return
     setBusy(true)
     setProblem(null)
-    // Owner first, so a faculty nominator or a student is the one the request is made by or about.
-    const body = { [kind.owner]: owner, ...bodyOf(kind, values, false) } as CreateBody
+    // The owner (student, applicant, nominator) is left out: the service makes it the caller's Person.
+    const body = bodyOf(kind, values, false) as CreateBody
     api('post', domain.base, { body }).then(
       (created) => onCreated(domain, created._id),
       (error: unknown) => setProblem(messageOf(error)),
@@ -108,10 +107,11 @@ function NewRequest({ owner, role, onCreated }: { owner: string; role: string; o
       <select id="new-kind" value={chosen} onChange={(event) => setChosen(event.target.value)}>
         {offered.map((k) => <option key={k.domain} value={k.domain}>{domainOf(k.domain)!.label}</option>)}
       </select>
+      <p>A plan is submitted for review from its student's plans page.</p>
       {kind && (
         <RequestForm
-          key={kind.domain} kind={kind} owner={owner} initial={{}} busy={busy} idPrefix="new"
-          actions={[{ label: kind.submitsOnCreate ? 'Submit for review' : 'Save draft', run: create }]}
+          key={kind.domain} kind={kind} initial={{}} busy={busy} idPrefix="new"
+          actions={[{ label: 'Save draft', run: create }]}
         />
       )}
       {problem && <Alert>{problem}</Alert>}
@@ -123,12 +123,11 @@ export default function Requests() {
   const me = useMe()
   const [params, setParams] = useSearchParams()
   const [version, setVersion] = useState(0)
-  // A caller the people list refuses (role user) still has requests, under their User id.
-  const owner = useLoad(async () => (await ownPerson(me).catch(() => null)) ?? me.id, [me.id])
+  const owner = useLoad(() => ownerOf(me), [me.id])
   const listed = useLoad(async () => {
     if (owner.state !== 'ready') return null
     const mine = await ownRequests(owner.data)
-    return { ...mine, plans: await planNamesOf(owner.data, mine.rows) }
+    return { ...mine, plans: await planNamesOf(mine.rows) }
   }, [owner.state, version])
   const open = domainOf(params.get('domain') ?? '')
   const openId = params.get('id')
@@ -161,8 +160,8 @@ export default function Requests() {
           )}
         </>
       )}
-      {open && openId && owner.state === 'ready' && <Detail key={`${open.key}/${openId}`} domain={open} id={openId} owner={owner.data} onChanged={() => setVersion((v) => v + 1)} />}
-      {owner.state === 'ready' && <NewRequest owner={owner.data} role={me.role} onCreated={(domain, id) => { setVersion((v) => v + 1); show(domain, id) }} />}
+      {open && openId && <Detail key={`${open.key}/${openId}`} domain={open} id={openId} onChanged={() => setVersion((v) => v + 1)} />}
+      {owner.state === 'ready' && <NewRequest role={me.role} onCreated={(domain, id) => { setVersion((v) => v + 1); show(domain, id) }} />}
     </>
   )
 }
