@@ -34,6 +34,9 @@ export const pages: readonly Page[] = [
   { path: '/advisees', load: () => import('./pages/catalog/advisees'), nav: { label: 'Advisees', roles: ['faculty', 'admin'] } },
 
   // Students' own work
+  { path: '/students/:id/transcript', load: () => import('./pages/student/transcript') },
+  { path: '/students/:id/plans', load: () => import('./pages/student/plans') },
+  { path: '/requests', load: () => import('./pages/student/requests'), nav: { label: 'My requests' } },
 
   // Admins' records
   { path: '/admin/records', load: () => import('./pages/records/index') },

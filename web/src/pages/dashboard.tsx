@@ -1,21 +1,18 @@
 import { Link } from 'react-router'
-import { api } from '../api/client'
 import { domains } from '../lib/inbox'
 import { useMe } from '../shell'
 import { Alert, Loading, Title, useLoad } from '../ui'
 import { fetchQueues } from './queues'
-
-/** The student record of a signed-in student: the Person with their campus id. */
-async function ownStudentRecord(campusId: string | null): Promise<string | null> {
-  if (!campusId) return null
-  const page = await api('get', '/api/people', { query: { type: 'Student', search: campusId, limit: 10 } })
-  return page.items.find((person) => person.campus_id === campusId)?._id ?? null
-}
+import { isOpen, ownerOf, ownRequests, titleOf } from './student/own-requests'
+import { ownPerson } from './student/own-person'
 
 export default function Dashboard() {
   const me = useMe()
   const queues = useLoad(() => fetchQueues(1), [])
-  const student = useLoad(() => (me.role === 'student' ? ownStudentRecord(me.campusId) : Promise.resolve(null)), [me.role, me.campusId])
+  const requests = useLoad(async () => ownRequests(await ownerOf(me)), [me.id])
+  // A student's own record is listed to admins only: the links appear where the people list shows it.
+  const person = useLoad(() => (me.role === 'student' ? ownPerson(me).catch(() => null) : Promise.resolve(null)), [me.id])
+  const open = requests.state === 'ready' ? requests.data.rows.filter((row) => isOpen(row.entity)) : []
   const answered = queues.state === 'ready' ? queues.data.filter((q) => !('error' in q)) : []
   const waiting = answered.reduce((sum, q) => sum + ('total' in q ? q.total : 0), 0)
   return (
@@ -35,14 +32,39 @@ export default function Dashboard() {
           )
         )}
       </section>
+      <section aria-labelledby="your-requests">
+        <h2 id="your-requests">Your requests</h2>
+        {requests.state === 'loading' && <Loading />}
+        {requests.state === 'failed' && <Alert>{requests.error}</Alert>}
+        {requests.state === 'ready' && (
+          <>
+            {requests.data.failures.map((f) => <Alert key={f.domain.key}>{f.domain.label}: {f.error}</Alert>)}
+            {open.length === 0 ? <p>No open requests.</p> : (
+              <ul>
+                {open.map(({ domain, entity }) => (
+                  <li key={entity._id}>
+                    <Link to={`/requests?domain=${domain.key}&id=${encodeURIComponent(entity._id)}`}>{titleOf(domain, entity)}</Link> ({domain.label}): {entity.status.replace(/_/g, ' ')}
+                  </li>
+                ))}
+              </ul>
+            )}
+            <p><Link to="/requests">All your requests</Link></p>
+          </>
+        )}
+      </section>
       {me.role === 'student' && (
         <section aria-labelledby="studies">
           <h2 id="studies">Your studies</h2>
-          {student.state === 'loading' && <Loading />}
-          {student.state === 'failed' && <Alert>{student.error}</Alert>}
-          {student.state === 'ready' && (student.data
-            ? <p><Link to={`/students/${encodeURIComponent(student.data)}/progress`}>Your degree progress</Link></p>
-            : <p>No student record carries your campus id yet.</p>)}
+          {person.state === 'loading' && <Loading />}
+          {person.state === 'ready' && (person.data
+            ? (
+              <ul>
+                <li><Link to={`/students/${encodeURIComponent(person.data)}/progress`}>Your degree progress</Link></li>
+                <li><Link to={`/students/${encodeURIComponent(person.data)}/transcript`}>Your transcript</Link></li>
+                <li><Link to={`/students/${encodeURIComponent(person.data)}/plans`}>Your plans</Link></li>
+              </ul>
+            )
+            : <p>The service does not yet tell a student the id of their own record, which these pages need.</p>)}
         </section>
       )}
     </>

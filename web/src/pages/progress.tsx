@@ -2,6 +2,7 @@ import { useParams } from 'react-router'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
 import { Alert, Loading, ProgressBar, Title, useLoad } from '../ui'
+import { WhatIf } from './student/what-if'
 
 type Group = components['schemas']['GroupProgress']
 
@@ -42,6 +43,7 @@ export default function Progress() {
       <p>{degree.name} ({degree.degree_type}): {satisfied} of {total} rules satisfied.</p>
       <ProgressBar value={overall} label="Overall progress" />
       {groups.map((group) => <GroupSection key={group._id} group={group} />)}
+      <WhatIf student={student._id} current={degree} />
     </>
   )
 }

@@ -1,0 +1,60 @@
+import { api, ApiError } from '../../api/client'
+import { domains, type Domain } from '../../lib/inbox'
+import type { Me } from '../../shell'
+import { ownPerson } from './own-person'
+import { kindOf, type RequestEntity } from './request-kinds'
+
+export interface Row { readonly domain: Domain; readonly entity: RequestEntity }
+export interface Listed { readonly rows: Row[]; readonly failures: { domain: Domain; error: string }[] }
+
+/** Requests still under way: not yet approved, rejected or withdrawn. */
+export function isOpen(entity: RequestEntity): boolean {
+  return entity.status === 'draft' || entity.status === 'submitted' || entity.status === 'revision_requested'
+}
+
+export function titleOf(domain: Domain, entity: RequestEntity, planNames: ReadonlyMap<string, string> = new Map()): string {
+  const kind = kindOf(domain.key)!
+  const value = (Object.fromEntries(Object.entries(entity)) as Record<string, unknown>)[kind.titleField]
+  const text = typeof value === 'string' ? value : entity._id
+  return kind.domain === 'major-plans' ? `Plan: ${planNames.get(text) ?? text}` : text
+}
+
+/**
+ * Whose requests to list: the caller's Person when the people list shows it, else their User id. A
+ * student's own record is not in the people list (students are listed to admins only), and the
+ * domains list a student only what is theirs or asks them, so for a student no filter is sent (null).
+ */
+export async function ownerOf(me: Me): Promise<string | null> {
+  const person = await ownPerson(me).catch(() => null)
+  return person ?? (me.role === 'student' ? null : me.id)
+}
+
+/** The caller's requests in every domain, side by side; a domain that fails is reported, the others shown. */
+export async function ownRequests(owner: string | null): Promise<Listed> {
+  type Answer = { domain: Domain; items: RequestEntity[] } | { domain: Domain; error: string }
+  const answers = await Promise.all(domains.map(async (domain): Promise<Answer> => {
+    const kind = kindOf(domain.key)!
+    try {
+      const page = await api('get', domain.base, { query: owner ? { limit: 200, [kind.owner]: owner } : { limit: 200 } })
+      return { domain, items: page.items }
+    } catch (error) {
+      return { domain, error: error instanceof ApiError ? error.message : String(error) }
+    }
+  }))
+  const rows: Row[] = []
+  const failures: { domain: Domain; error: string }[] = []
+  for (const answer of answers) {
+    if ('error' in answer) failures.push({ domain: answer.domain, error: answer.error })
+    else for (const entity of answer.items) rows.push({ domain: answer.domain, entity })
+  }
+  rows.sort((a, b) => Date.parse(b.entity._updated_at) - Date.parse(a.entity._updated_at))
+  return { rows, failures }
+}
+
+/** The names of the plans the caller's major-plan requests review, read from their student's plans. */
+export async function planNamesOf(rows: readonly Row[]): Promise<Map<string, string>> {
+  const review = rows.find((r) => r.domain.key === 'major-plans')?.entity
+  if (!review || !('plan' in review)) return new Map()
+  const plans = await api('get', '/api/student-plans/{id}', { path: { id: review.student } }).catch(() => ({ items: [] }))
+  return new Map(plans.items.map((p) => [p._id, p.plan_name]))
+}
