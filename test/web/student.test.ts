@@ -219,3 +219,14 @@ t.test('the dashboard lists the student\'s open requests with their status, link
   await page.getByRole('heading', { level: 2, name: 'Honors thesis: Thesis 6' }).waitFor()
   t.pass('opens the request on /requests')
 })
+
+t.test('a student\'s dashboard links to their own progress, transcript and plans', async (t) => {
+  const page = await signedIn(t, 'una')
+  const studies = page.getByRole('region', { name: 'Your studies' })
+  for (const [name, to] of [['Your degree progress', 'progress'], ['Your transcript', 'transcript'], ['Your plans', 'plans']] as const) {
+    t.equal(await studies.getByRole('link', { name }).getAttribute('href'), `/students/${una}/${to}`, name)
+  }
+  await studies.getByRole('link', { name: 'Your transcript' }).click()
+  await page.getByRole('heading', { level: 1, name: 'Transcript: Una Under' }).waitFor()
+  t.pass('the link opens her transcript')
+})

@@ -4,14 +4,11 @@ import { useMe } from '../shell'
 import { Alert, Loading, Title, useLoad } from '../ui'
 import { fetchQueues } from './queues'
 import { isOpen, ownerOf, ownRequests, titleOf } from './student/own-requests'
-import { ownPerson } from './student/own-person'
 
 export default function Dashboard() {
   const me = useMe()
   const queues = useLoad(() => fetchQueues(1), [])
-  const requests = useLoad(async () => ownRequests(await ownerOf(me)), [me.id])
-  // A student's own record is listed to admins only: the links appear where the people list shows it.
-  const person = useLoad(() => (me.role === 'student' ? ownPerson(me).catch(() => null) : Promise.resolve(null)), [me.id])
+  const requests = useLoad(() => ownRequests(ownerOf(me)), [me.id])
   const open = requests.state === 'ready' ? requests.data.rows.filter((row) => isOpen(row.entity)) : []
   const answered = queues.state === 'ready' ? queues.data.filter((q) => !('error' in q)) : []
   const waiting = answered.reduce((sum, q) => sum + ('total' in q ? q.total : 0), 0)
@@ -55,16 +52,15 @@ export default function Dashboard() {
       {me.role === 'student' && (
         <section aria-labelledby="studies">
           <h2 id="studies">Your studies</h2>
-          {person.state === 'loading' && <Loading />}
-          {person.state === 'ready' && (person.data
+          {me.personId
             ? (
               <ul>
-                <li><Link to={`/students/${encodeURIComponent(person.data)}/progress`}>Your degree progress</Link></li>
-                <li><Link to={`/students/${encodeURIComponent(person.data)}/transcript`}>Your transcript</Link></li>
-                <li><Link to={`/students/${encodeURIComponent(person.data)}/plans`}>Your plans</Link></li>
+                <li><Link to={`/students/${encodeURIComponent(me.personId)}/progress`}>Your degree progress</Link></li>
+                <li><Link to={`/students/${encodeURIComponent(me.personId)}/transcript`}>Your transcript</Link></li>
+                <li><Link to={`/students/${encodeURIComponent(me.personId)}/plans`}>Your plans</Link></li>
               </ul>
             )
-            : <p>The service does not yet tell a student the id of their own record, which these pages need.</p>)}
+            : <p>No student record is linked to your account yet: the department links it by your campus id or email.</p>}
         </section>
       )}
     </>

@@ -1,7 +1,6 @@
 import { api, ApiError } from '../../api/client'
 import { domains, type Domain } from '../../lib/inbox'
 import type { Me } from '../../shell'
-import { ownPerson } from './own-person'
 import { kindOf, type RequestEntity } from './request-kinds'
 
 export interface Row { readonly domain: Domain; readonly entity: RequestEntity }
@@ -19,23 +18,18 @@ export function titleOf(domain: Domain, entity: RequestEntity, planNames: Readon
   return kind.domain === 'major-plans' ? `Plan: ${planNames.get(text) ?? text}` : text
 }
 
-/**
- * Whose requests to list: the caller's Person when the people list shows it, else their User id. A
- * student's own record is not in the people list (students are listed to admins only), and the
- * domains list a student only what is theirs or asks them, so for a student no filter is sent (null).
- */
-export async function ownerOf(me: Me): Promise<string | null> {
-  const person = await ownPerson(me).catch(() => null)
-  return person ?? (me.role === 'student' ? null : me.id)
+/** Whose requests to list: the caller's Person, else (an admin acting as their User) their User id. */
+export function ownerOf(me: Me): string {
+  return me.personId ?? me.id
 }
 
 /** The caller's requests in every domain, side by side; a domain that fails is reported, the others shown. */
-export async function ownRequests(owner: string | null): Promise<Listed> {
+export async function ownRequests(owner: string): Promise<Listed> {
   type Answer = { domain: Domain; items: RequestEntity[] } | { domain: Domain; error: string }
   const answers = await Promise.all(domains.map(async (domain): Promise<Answer> => {
     const kind = kindOf(domain.key)!
     try {
-      const page = await api('get', domain.base, { query: owner ? { limit: 200, [kind.owner]: owner } : { limit: 200 } })
+      const page = await api('get', domain.base, { query: { limit: 200, [kind.owner]: owner } })
       return { domain, items: page.items }
     } catch (error) {
       return { domain, error: error instanceof ApiError ? error.message : String(error) }

@@ -123,12 +123,10 @@ export default function Requests() {
   const me = useMe()
   const [params, setParams] = useSearchParams()
   const [version, setVersion] = useState(0)
-  const owner = useLoad(() => ownerOf(me), [me.id])
   const listed = useLoad(async () => {
-    if (owner.state !== 'ready') return null
-    const mine = await ownRequests(owner.data)
+    const mine = await ownRequests(ownerOf(me))
     return { ...mine, plans: await planNamesOf(mine.rows) }
-  }, [owner.state, version])
+  }, [me.id, version])
   const open = domainOf(params.get('domain') ?? '')
   const openId = params.get('id')
   const show = (domain: Domain, id: string) => setParams({ domain: domain.key, id })
@@ -136,10 +134,9 @@ export default function Requests() {
   return (
     <>
       <Title>My requests</Title>
-      {owner.state === 'failed' && <Alert>{owner.error}</Alert>}
       {listed.state === 'failed' && <Alert>{listed.error}</Alert>}
-      {(owner.state === 'loading' || listed.state === 'loading' || (listed.state === 'ready' && !listed.data)) && owner.state !== 'failed' && <Loading />}
-      {listed.state === 'ready' && listed.data && (
+      {listed.state === 'loading' && <Loading />}
+      {listed.state === 'ready' && (
         <>
           {listed.data.failures.map((f) => <Alert key={f.domain.key}>{f.domain.label}: {f.error}</Alert>)}
           {listed.data.rows.length === 0 ? <p>You have no requests.</p> : (
@@ -161,7 +158,7 @@ export default function Requests() {
         </>
       )}
       {open && openId && <Detail key={`${open.key}/${openId}`} domain={open} id={openId} onChanged={() => setVersion((v) => v + 1)} />}
-      {owner.state === 'ready' && <NewRequest role={me.role} onCreated={(domain, id) => { setVersion((v) => v + 1); show(domain, id) }} />}
+      <NewRequest role={me.role} onCreated={(domain, id) => { setVersion((v) => v + 1); show(domain, id) }} />
     </>
   )
 }
