@@ -121,8 +121,11 @@ export function hoistComponents(doc: OpenApiDocument, known: ClassComponents): v
   for (const [title, keys] of byTitle) {
     const base = title.replace(/\(([^)]*)\)/g, ' $1').split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')
     for (const key of keys) {
-      const candidates = keys.length === 1 ? [base, `${base}${roleAt(firstSeen.get(key)!.path)}`] : [`${base}${roleAt(firstSeen.get(key)!.path)}`]
-      const free = candidates.find((name) => !used.has(name))
+      const role = roleAt(firstSeen.get(key)!.path)
+      const candidates = keys.length === 1 ? [base, `${base}${role}`, `${base}${role}Body`] : [`${base}${role}`, `${base}${role}Body`]
+      // A class's schema keeps its own name even where no operation takes it, so another schema of the
+      // same title (a route's narrower body) never takes that name and is then replaced by the class's.
+      const free = candidates.find((name) => !used.has(name) && !classes.has(name))
       if (!free) continue
       nameOf.set(key, free)
       used.add(free)

@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { createConfig, lintFromString } from '@redocly/openapi-core'
 import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import openapiTS, { astToString } from 'openapi-typescript'
@@ -130,4 +131,41 @@ t.test('two routes with one operationId stop start-up, naming both', async (t) =
     app.get('/api/people-directory', { config: { policy: allow.public }, schema: { operationId: 'listPeople', summary: 'A second listPeople' } }, async () => ({}))
   }
   await t.rejects(buildTestApp(t, {}, { plugins: [clash] }), /route GET \/api\/people: operationId listPeople is already that of GET \/api\/people-directory/)
+})
+
+t.test('each documented request body has the fields and requirements of the body its route validates', async (t) => {
+  const bodies = new Map<string, Json>()
+  const recorder = fp(async (app: FastifyInstance) => {
+    app.addHook('onRoute', (route) => {
+      const body = route.schema?.body as Json | undefined
+      for (const method of [route.method].flat()) if (body) bodies.set(`${method.toLowerCase()} ${route.url}`, JSON.parse(JSON.stringify(body)) as Json)
+    })
+  })
+  const { app } = await buildTestApp(t, {}, { plugins: [recorder] })
+  const doc = (await app.inject({ method: 'GET', url: '/documentation/json' })).json() as Document
+  const resolve = (schema: Json): Json => {
+    const ref = schema.$ref
+    return typeof ref === 'string' ? resolve(doc.components.schemas[ref.replace('#/components/schemas/', '')]!) : schema
+  }
+  // A field with a default is filled in by the validator, so it is required of no client.
+  const shape = (schema: Json) => {
+    const properties = (schema.properties ?? {}) as Record<string, Json>
+    return {
+      properties: Object.keys(properties).sort(),
+      required: ((schema.required ?? []) as string[]).filter((name) => properties[name]?.default === undefined).sort(),
+    }
+  }
+  let compared = 0
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      const documented = operation.requestBody?.content['application/json']?.schema
+      const validated = bodies.get(`${method} ${path.replace(/\{(\w+)\}/g, ':$1')}`)
+      if (!documented || !validated?.properties) continue
+      t.same(shape(resolve(documented)), shape(validated), `${method.toUpperCase()} ${path}`)
+      compared++
+    }
+  }
+  t.ok(compared > 50, `${compared} bodies compared`)
+  const thesis = resolve(doc.paths['/api/thesis/requests']!.post!.requestBody!.content['application/json']!.schema)
+  t.notOk((thesis.required as string[]).includes('status'), 'a workflow entity\'s status is the service\'s, not required of a client')
 })

@@ -3288,17 +3288,16 @@ export interface components {
          * AwardNomination
          * @description A nomination of someone for an award, made by faculty or staff. The nominator never decides on it.
          */
-        AwardNominationCreate: {
+        AwardNominationCreateBody: {
             /**
              * @description Record type
              * @constant
              */
             type?: "AwardNomination";
-            status: components["schemas"]["EntityStatus"];
             /** @description The person nominated */
             nominee: string;
             /** @description The person who made the nomination */
-            nominator: string;
+            nominator?: string;
             /** @description Name of the award */
             award: string;
             /** @description Why the nominee deserves the award */
@@ -3348,7 +3347,7 @@ export interface components {
          * AwardNomination
          * @description A nomination of someone for an award, made by faculty or staff. The nominator never decides on it.
          */
-        AwardNominationUpdate: {
+        AwardNominationUpdateBody: {
             /** @description Record id, <Type>/<identifier> */
             _id?: string;
             /**
@@ -3368,7 +3367,6 @@ export interface components {
              * @description Ignored on update
              */
             readonly _updated_at?: string;
-            status?: components["schemas"]["EntityStatus"];
             /** @description The person nominated */
             nominee?: string;
             /** @description The person who made the nomination */
@@ -3746,7 +3744,7 @@ export interface components {
          * Degree
          * @description A degree or minor the department awards.
          */
-        DegreeUpdate: {
+        DegreeUpdateBody: {
             /** @description Record id, <Type>/<identifier> */
             _id?: string;
             /**
@@ -3773,6 +3771,8 @@ export interface components {
             description?: string | null;
             /** @description Credits needed to graduate */
             total_credits?: number | null;
+            /** @description Read-only: ignored on update */
+            requirement_groups?: unknown;
         };
         /**
          * @description deactivate: records the feed drops are marked inactive; keep: left as they are
@@ -4094,15 +4094,14 @@ export interface components {
          * FellowshipApplication
          * @description An application for a fellowship, made by the applicant for themselves.
          */
-        FellowshipApplicationCreate: {
+        FellowshipApplicationCreateBody: {
             /**
              * @description Record type
              * @constant
              */
             type?: "FellowshipApplication";
-            status: components["schemas"]["EntityStatus"];
             /** @description The person applying */
-            applicant: string;
+            applicant?: string;
             /** @description Name of the fellowship */
             fellowship: string;
             /** @description The applicant's statement */
@@ -4154,7 +4153,7 @@ export interface components {
          * FellowshipApplication
          * @description An application for a fellowship, made by the applicant for themselves.
          */
-        FellowshipApplicationUpdate: {
+        FellowshipApplicationUpdateBody: {
             /** @description Record id, <Type>/<identifier> */
             _id?: string;
             /**
@@ -4174,7 +4173,6 @@ export interface components {
              * @description Ignored on update
              */
             readonly _updated_at?: string;
-            status?: components["schemas"]["EntityStatus"];
             /** @description The person applying */
             applicant?: string;
             /** @description Name of the fellowship */
@@ -4227,17 +4225,15 @@ export interface components {
          * GraduateMilestone
          * @description A step of a graduate student's program that needs approval: a mentoring form, an annual review, a thesis, a dissertation proposal or defense.
          */
-        GraduateMilestoneCreate: {
+        GraduateMilestoneCreateBody: {
             /**
              * @description Record type
              * @constant
              */
             type?: "GraduateMilestone";
-            status: components["schemas"]["EntityStatus"];
             /** @description The graduate student */
-            student: string;
+            student?: string;
             milestone_type: components["schemas"]["MilestoneType"];
-            milestone_status: components["schemas"]["MilestoneStatus"];
             /** @description Title of the milestone, e.g. the dissertation's */
             title: string;
             /**
@@ -4297,7 +4293,7 @@ export interface components {
          * GraduateMilestone
          * @description A step of a graduate student's program that needs approval: a mentoring form, an annual review, a thesis, a dissertation proposal or defense.
          */
-        GraduateMilestoneUpdate: {
+        GraduateMilestoneUpdateBody: {
             /** @description Record id, <Type>/<identifier> */
             _id?: string;
             /**
@@ -4317,11 +4313,9 @@ export interface components {
              * @description Ignored on update
              */
             readonly _updated_at?: string;
-            status?: components["schemas"]["EntityStatus"];
             /** @description The graduate student */
             student?: string;
             milestone_type?: components["schemas"]["MilestoneType"];
-            milestone_status?: components["schemas"]["MilestoneStatus"];
             /** @description Title of the milestone, e.g. the dissertation's */
             title?: string;
             /** @description Date the milestone is due */
@@ -4585,15 +4579,14 @@ export interface components {
          * IndependentResearchRequest
          * @description A student's request to earn credit for independent research under a faculty supervisor.
          */
-        IndependentResearchRequestCreate: {
+        IndependentResearchRequestCreateBody: {
             /**
              * @description Record type
              * @constant
              */
             type?: "IndependentResearchRequest";
-            status: components["schemas"]["EntityStatus"];
             /** @description The student doing the research */
-            student: string;
+            student?: string;
             /** @description Faculty member supervising the research; decides in the advisor stage */
             supervisor: string;
             /** @description Term of the research, e.g. "26S" */
@@ -4653,7 +4646,7 @@ export interface components {
          * IndependentResearchRequest
          * @description A student's request to earn credit for independent research under a faculty supervisor.
          */
-        IndependentResearchRequestUpdate: {
+        IndependentResearchRequestUpdateBody: {
             /** @description Record id, <Type>/<identifier> */
             _id?: string;
             /**
@@ -4673,7 +4666,6 @@ export interface components {
              * @description Ignored on update
              */
             readonly _updated_at?: string;
-            status?: components["schemas"]["EntityStatus"];
             /** @description The student doing the research */
             student?: string;
             /** @description Faculty member supervising the research; decides in the advisor stage */
@@ -4919,19 +4911,9 @@ export interface components {
          * MajorPlanApproval
          * @description A student's academic plan submitted for approval toward a degree; approval marks the plan approved.
          */
-        MajorPlanApprovalCreate: {
-            /**
-             * @description Record type
-             * @constant
-             */
-            type?: "MajorPlanApproval";
-            status: components["schemas"]["EntityStatus"];
+        MajorPlanApprovalCreateBody: {
             /** @description The plan submitted */
             plan: string;
-            /** @description The student whose plan it is */
-            student: string;
-            /** @description The degree the plan leads to */
-            degree: string;
         };
         /**
          * MajorPlanApproval
@@ -6711,15 +6693,14 @@ export interface components {
          * ThesisRequest
          * @description An undergraduate's request to write an honors thesis.
          */
-        ThesisRequestCreate: {
+        ThesisRequestCreateBody: {
             /**
              * @description Record type
              * @constant
              */
             type?: "ThesisRequest";
-            status: components["schemas"]["EntityStatus"];
             /** @description The student writing the thesis */
-            student: string;
+            student?: string;
             /** @description Faculty member advising the thesis */
             advisor: string;
             /** @description Faculty member reading the thesis as second reader */
@@ -6779,7 +6760,7 @@ export interface components {
          * ThesisRequest
          * @description An undergraduate's request to write an honors thesis.
          */
-        ThesisRequestUpdate: {
+        ThesisRequestUpdateBody: {
             /** @description Record id, <Type>/<identifier> */
             _id?: string;
             /**
@@ -6799,7 +6780,6 @@ export interface components {
              * @description Ignored on update
              */
             readonly _updated_at?: string;
-            status?: components["schemas"]["EntityStatus"];
             /** @description The student writing the thesis */
             student?: string;
             /** @description Faculty member advising the thesis */
@@ -8746,7 +8726,7 @@ export interface operations {
         /** @description A degree or minor the department awards. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DegreeUpdate"];
+                "application/json": components["schemas"]["DegreeUpdateBody"];
             };
         };
         responses: {
@@ -12163,7 +12143,7 @@ export interface operations {
         /** @description An undergraduate's request to write an honors thesis. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ThesisRequestCreate"];
+                "application/json": components["schemas"]["ThesisRequestCreateBody"];
             };
         };
         responses: {
@@ -12227,7 +12207,7 @@ export interface operations {
         /** @description An undergraduate's request to write an honors thesis. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ThesisRequestUpdate"];
+                "application/json": components["schemas"]["ThesisRequestUpdateBody"];
             };
         };
         responses: {
@@ -12741,7 +12721,7 @@ export interface operations {
         /** @description A student's request to earn credit for independent research under a faculty supervisor. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["IndependentResearchRequestCreate"];
+                "application/json": components["schemas"]["IndependentResearchRequestCreateBody"];
             };
         };
         responses: {
@@ -12805,7 +12785,7 @@ export interface operations {
         /** @description A student's request to earn credit for independent research under a faculty supervisor. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["IndependentResearchRequestUpdate"];
+                "application/json": components["schemas"]["IndependentResearchRequestUpdateBody"];
             };
         };
         responses: {
@@ -13149,7 +13129,7 @@ export interface operations {
         /** @description An application for a fellowship, made by the applicant for themselves. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FellowshipApplicationCreate"];
+                "application/json": components["schemas"]["FellowshipApplicationCreateBody"];
             };
         };
         responses: {
@@ -13213,7 +13193,7 @@ export interface operations {
         /** @description An application for a fellowship, made by the applicant for themselves. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FellowshipApplicationUpdate"];
+                "application/json": components["schemas"]["FellowshipApplicationUpdateBody"];
             };
         };
         responses: {
@@ -13559,7 +13539,7 @@ export interface operations {
         /** @description A nomination of someone for an award, made by faculty or staff. The nominator never decides on it. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AwardNominationCreate"];
+                "application/json": components["schemas"]["AwardNominationCreateBody"];
             };
         };
         responses: {
@@ -13623,7 +13603,7 @@ export interface operations {
         /** @description A nomination of someone for an award, made by faculty or staff. The nominator never decides on it. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AwardNominationUpdate"];
+                "application/json": components["schemas"]["AwardNominationUpdateBody"];
             };
         };
         responses: {
@@ -13967,7 +13947,7 @@ export interface operations {
         /** @description A student's academic plan submitted for approval toward a degree; approval marks the plan approved. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["MajorPlanApprovalCreate"];
+                "application/json": components["schemas"]["MajorPlanApprovalCreateBody"];
             };
         };
         responses: {
@@ -14255,7 +14235,7 @@ export interface operations {
         /** @description A step of a graduate student's program that needs approval: a mentoring form, an annual review, a thesis, a dissertation proposal or defense. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["GraduateMilestoneCreate"];
+                "application/json": components["schemas"]["GraduateMilestoneCreateBody"];
             };
         };
         responses: {
@@ -14319,7 +14299,7 @@ export interface operations {
         /** @description A step of a graduate student's program that needs approval: a mentoring form, an annual review, a thesis, a dissertation proposal or defense. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["GraduateMilestoneUpdate"];
+                "application/json": components["schemas"]["GraduateMilestoneUpdateBody"];
             };
         };
         responses: {

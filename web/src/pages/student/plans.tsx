@@ -6,7 +6,6 @@ import { Alert, Loading, messageOf, Title, useLoad } from '../../ui'
 import { PlanEditor } from './plan-editor'
 
 type Plan = components['schemas']['StudentPlanDetail']
-type ReviewCreate = components['schemas']['MajorPlanApprovalCreate']
 
 async function loadPlans(id: string) {
   const [plans, courses, degrees] = await Promise.all([
@@ -68,7 +67,7 @@ export default function Plans() {
     void act(async () => {
       // Only the plan is read from this body: the service takes the student and degree from the plan,
       // and sets the status itself, though the published schema lists them.
-      await api('post', '/api/major-plan-approvals', { body: { plan: plan._id } as ReviewCreate })
+      await api('post', '/api/major-plan-approvals', { body: { plan: plan._id } })
       return `“${plan.plan_name}” submitted for review.`
     })
   }

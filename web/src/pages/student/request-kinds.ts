@@ -86,13 +86,13 @@ export type RequestEntity =
   | Schemas['ThesisRequestDetail'] | Schemas['IndependentResearchRequestDetail'] | Schemas['FellowshipApplicationDetail']
   | Schemas['AwardNominationDetail'] | Schemas['MajorPlanApprovalDetail'] | Schemas['GraduateMilestoneDetail']
 
-/** What a create body of any domain may hold; the service sets `status` itself, though the schema lists it. */
+/** What a create body of any domain may hold, as its route takes it. */
 export type CreateBody =
-  | Schemas['ThesisRequestCreate'] | Schemas['IndependentResearchRequestCreate'] | Schemas['FellowshipApplicationCreate']
-  | Schemas['AwardNominationCreate'] | Schemas['MajorPlanApprovalCreate'] | Schemas['GraduateMilestoneCreate']
+  | Schemas['ThesisRequestCreateBody'] | Schemas['IndependentResearchRequestCreateBody'] | Schemas['FellowshipApplicationCreateBody']
+  | Schemas['AwardNominationCreateBody'] | Schemas['MajorPlanApprovalCreateBody'] | Schemas['GraduateMilestoneCreateBody']
 export type UpdateBody =
-  | Schemas['ThesisRequestUpdate'] | Schemas['IndependentResearchRequestUpdate'] | Schemas['FellowshipApplicationUpdate']
-  | Schemas['AwardNominationUpdate'] | Schemas['GraduateMilestoneUpdate']
+  | Schemas['ThesisRequestUpdateBody'] | Schemas['IndependentResearchRequestUpdateBody'] | Schemas['FellowshipApplicationUpdateBody']
+  | Schemas['AwardNominationUpdateBody'] | Schemas['GraduateMilestoneUpdateBody']
 
 /** A field's value in a form: text as typed; numbers and empty optional fields converted for the body. */
 export function bodyOf(kind: RequestKind, values: Readonly<Record<string, string>>, editing: boolean): Record<string, string | number | null> {
