@@ -1,26 +1,12 @@
 import { useState, type FormEvent } from 'react'
 import { api } from '../../api/client'
 import type { components } from '../../api/schema'
-import { useMe, type Me } from '../../shell'
+import { useMe } from '../../shell'
 import { Alert, Loading, messageOf, Title, useLoad } from '../../ui'
 import { PersonLink } from './links'
 
 type Person = components['schemas']['Person']
 type Update = components['schemas']['PersonUpdate']
-
-/**
- * The caller's Person as the server links it (DESIGN 5.1): the one with their campus id, else the one
- * with their email ignoring case. The API names no one's own record, so it is looked up in the list;
- * the server still checks, on saving, that the record is the caller's own.
- */
-async function ownPerson(me: Me): Promise<Person | null> {
-  const find = async (words: string) => (await api('get', '/api/people', { query: { search: words, limit: 50 } })).items
-  if (me.campusId) {
-    const mine = (await find(me.campusId)).find((p) => p.campus_id === me.campusId)
-    if (mine) return mine
-  }
-  return (await find(me.email)).find((p) => p.email?.toLowerCase() === me.email.toLowerCase() && (!me.campusId || !p.campus_id)) ?? null
-}
 
 /** The fields a profile offers, each a line or, for lists, a line per entry; the server decides what may change. */
 const singles = [['office', 'Office'], ['phone', 'Phone'], ['website', 'Website'], ['profile_image', 'Photo address']] as const
@@ -119,15 +105,19 @@ function Editor({ initial }: { initial: Person }) {
   )
 }
 
+/**
+ * The caller's own Person, as the server links it (`personId` of GET /api/auth/me, DESIGN 5.1); the
+ * server checks again, on saving, that the record is the caller's own.
+ */
 export default function Profile() {
-  const me = useMe()
-  const person = useLoad(() => ownPerson(me), [me.email, me.campusId])
+  const { personId } = useMe()
+  const person = useLoad(() => (personId ? api('get', '/api/people/{id}', { path: { id: personId } }) : Promise.resolve(null)), [personId])
   return (
     <>
       <Title>Your profile</Title>
       {person.state === 'loading' && <Loading />}
       {person.state === 'failed' && <Alert>{person.error}</Alert>}
-      {person.state === 'ready' && (person.data ? <Editor initial={person.data} /> : <p>No department record that you may see carries your campus id or email.</p>)}
+      {person.state === 'ready' && (person.data ? <Editor initial={person.data} /> : <p>You have no profile: no department record is linked to your account.</p>)}
     </>
   )
 }
