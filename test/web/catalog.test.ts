@@ -1,4 +1,6 @@
 import t, { type Test } from 'tap'
+import { userIdForEmail } from '../../src/auth/tokens.js'
+import { domains } from '../../web/src/lib/inbox.js'
 import { instanceOf, path, pendingIn, startOne } from '../routes/workflows/support.js'
 import { axeViolations, launchBrowser, newPage } from './browser.js'
 import { webDepartment } from './support.js'
@@ -143,19 +145,91 @@ t.test('a faculty member edits their own profile, and the API answers the new va
   t.equal((await read(t, d.callers.fay, `/api/people/${path(d.ids.fay)}`)).website, undefined, 'and nothing was saved')
 })
 
-t.test('advisees: each student\'s bar carries the overall progress the API gives, and links to their progress', async (t) => {
-  const page = await signedIn(t, 'admin')
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Advisees' }).click()
-  await page.getByRole('heading', { level: 1, name: 'Advisees' }).waitFor()
-  await settled(page)
-  const students = (await read(t, d.admin, '/api/people?type=Student&limit=25')).items as { _id: string; first_name: string; last_name: string }[]
-  t.equal(students.length, 3)
+t.test('a graduate student edits his own profile, and the API answers the new values', async (t) => {
+  const page = await signedIn(t, 'gabe')
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click()
+  await page.getByRole('heading', { level: 1, name: 'Your profile' }).waitFor()
+  await page.getByText('Gabe Grad, gabe@dept.edu').waitFor()
+  t.equal(await page.getByRole('textbox', { name: /Research interests/ }).count(), 0, 'no faculty fields')
+  await page.getByRole('textbox', { name: 'Phone' }).fill('555-0102')
+  await page.getByRole('textbox', { name: 'Biography' }).fill('Trees, mostly.')
+  await page.getByRole('button', { name: 'Save' }).click()
+  await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor()
+  const gabe = await read(t, d.callers.gabe, `/api/people/${path(d.ids.gabe)}`)
+  t.equal(gabe.phone, '555-0102')
+  t.equal(gabe.bio, 'Trees, mostly.')
+})
+
+t.test('an undergraduate, whose record the server does not show her, still edits her profile\'s fields', async (t) => {
+  const refusal = await d.callers.una({ method: 'GET', url: `/api/people/${path(d.ids.una)}` })
+  t.equal(refusal.statusCode, 404, 'the API shows an undergraduate\'s record to admins only')
+  await d.admin({ method: 'PUT', url: `/api/people/${path(d.ids.una)}`, payload: { office: 'Dorm 3' } })
+  const page = await signedIn(t, 'una', '/profile')
+  await page.getByRole('heading', { level: 1, name: 'Your profile' }).waitFor()
+  const alert = page.getByRole('alert')
+  await alert.waitFor()
+  t.equal(await alert.innerText(), refusal.json().error, 'the server\'s refusal, as it is')
+  t.equal(await page.getByRole('textbox', { name: 'Office' }).inputValue(), '', 'nothing of the record shown')
+  await page.getByRole('textbox', { name: 'Phone' }).fill('555-0101')
+  await page.getByRole('textbox', { name: 'Biography' }).fill('Graphs, mostly.')
+  await page.getByRole('button', { name: 'Save' }).click()
+  await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor()
+  const una = await read(t, d.admin, `/api/people/${path(d.ids.una)}`)
+  t.equal(una.phone, '555-0101')
+  t.equal(una.bio, 'Graphs, mostly.')
+  t.equal(una.office, 'Dorm 3', 'a field left empty keeps its value')
+})
+
+t.test('a caller linked to no Person is told they have no profile', async (t) => {
+  t.equal((await read(t, d.admin, '/api/auth/me')).personId, null, 'the API links the admin to no Person')
+  const page = await signedIn(t, 'admin', '/profile')
+  await page.getByRole('heading', { level: 1, name: 'Your profile' }).waitFor()
+  await page.getByText('You have no profile: no department record is linked to your account.').waitFor()
+  t.equal(await page.getByRole('form').count(), 0, 'no form')
+})
+
+t.test('the inbox names each request\'s submitter as the API does, or its id when the API has no name', async (t) => {
+  await startOne(t, d, 'honors_thesis', 4)
+  await startOne(t, d, 'graduate_milestones', 1)
+  // A second admin, linked to no Person, submits for Una; Ada stays to decide the department stage.
+  const abe = d.as('abe@dept.edu', 'admin')
+  const drafted = await abe({ method: 'POST', url: '/api/thesis/requests', payload: { student: d.ids.una, advisor: d.ids.fay, title: 'Thesis 5', abstract: 'On trees', term: '25F' } })
+  t.equal(drafted.statusCode, 201, 'an admin drafts a thesis for Una')
+  const submitted = await abe({ method: 'POST', url: `/api/thesis/requests/${path(drafted.json()._id)}/submit` })
+  t.equal(submitted.statusCode, 200, `and submits it (${submitted.body.slice(0, 200)})`)
+  const expected = new Map<string, string>()
+  for (const domain of domains) {
+    const queue = (await read(t, d.callers.fay, `${domain.pending}?limit=200`)).items as { id: string; submitter: string; submitter_name: string | null }[]
+    for (const item of queue) expected.set(`/approvals/${domain.key}/${path(item.id)}`, item.submitter_name ?? item.submitter)
+  }
+  const page = await signedIn(t, 'fay', '/approvals')
+  await page.getByRole('link', { name: 'Thesis 5' }).waitFor()
+  const rows = page.locator('tbody tr')
+  t.equal(await rows.count(), expected.size, 'a row per pending item')
+  const shown = new Map<string, string>()
+  for (const row of await rows.all()) shown.set((await row.getByRole('link').getAttribute('href'))!, await row.locator('td').nth(2).innerText())
+  t.same(Object.fromEntries(shown), Object.fromEntries(expected), 'each row\'s submitter is the API\'s')
+  const values = [...expected.values()]
+  t.ok(values.includes('Una Under') && values.includes('Gabe Grad'), 'submitters named by the API')
+  t.ok(values.includes(userIdForEmail('abe@dept.edu')), 'and the admin, linked to no Person, by their user id')
+  t.equal(await page.getByRole('columnheader', { name: 'Submitter' }).count(), 1)
+})
+
+/**
+ * The advisees the page lists are the API's, in its order, each linking to their progress with a bar
+ * carrying the API's overall progress, or the server's reason for giving none.
+ */
+async function adviseesMatch(t: Test, page: Page, caller: (typeof d.callers)[keyof typeof d.callers], query: string) {
+  const answer = await read(t, caller, `/api/advisees?limit=25${query}`)
+  const students = answer.items as { _id: string; first_name: string; last_name: string }[]
+  const names = students.map((s) => `${s.first_name} ${s.last_name}`)
+  t.same(await page.locator('li.advisee > a').allInnerTexts(), names, 'the API\'s advisees, in its order')
   let bars = 0
-  for (const student of students) {
-    const name = `${student.first_name} ${student.last_name}`
+  for (const [i, student] of students.entries()) {
+    const name = names[i]!
     const item = page.locator('li.advisee').filter({ has: page.getByRole('link', { name, exact: true }) })
     t.equal(await item.getByRole('link', { name, exact: true }).getAttribute('href'), `/students/${path(student._id)}/progress`, `${name}: links to their progress`)
-    const progress = await d.admin({ method: 'GET', url: `/api/students/${path(student._id)}/degree-progress` })
+    const progress = await caller({ method: 'GET', url: `/api/students/${path(student._id)}/degree-progress` })
     if (progress.statusCode === 200) {
       bars++
       const bar = item.getByRole('progressbar', { name: `${name} overall progress` })
@@ -165,8 +239,38 @@ t.test('advisees: each student\'s bar carries the overall progress the API gives
       t.equal(await item.getByRole('progressbar').count(), 0)
     }
   }
-  t.equal(bars, 1, 'Una, the one with a degree to audit, has a bar')
-  t.equal(await page.getByRole('progressbar').count(), bars)
+  t.equal(await page.getByRole('progressbar').count(), bars, 'no other bar')
+  return { names, bars }
+}
+
+t.test('advisees: an advisor sees the API\'s advisees, each bar the overall progress the API gives', async (t) => {
+  const page = await signedIn(t, 'fay')
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Advisees' }).click()
+  await page.getByRole('heading', { level: 1, name: 'Advisees' }).waitFor()
+  await settled(page)
+  t.equal(await page.getByRole('combobox', { name: 'Advisor' }).count(), 0, 'no advisor to choose but oneself')
+  const { names, bars } = await adviseesMatch(t, page, d.callers.fay, '')
+  t.same(names, ['Gabe Grad', 'Una Under'], 'Fay advises Gabe and Una, and no one else')
+  t.equal(bars, 1, 'Una, the one with a degree to audit, has a bar; Gabe has the server\'s reason')
+})
+
+t.test('advisees: an admin, who advises no one, is told so, and sees Fay\'s advisees on choosing her', async (t) => {
+  const page = await signedIn(t, 'admin', '/advisees')
+  await page.getByRole('heading', { level: 1, name: 'Advisees' }).waitFor()
+  await settled(page)
+  t.equal((await read(t, d.admin, '/api/advisees')).total, 0, 'the API gives the admin no advisees of their own')
+  await page.getByText('You advise no one: no department record is linked to your account.').waitFor()
+  const options = (await read(t, d.admin, '/api/people/faculty-options')).items as { _id: string; label: string }[]
+  const picker = page.getByRole('combobox', { name: 'Advisor' })
+  await picker.locator('option').nth(options.length).waitFor({ state: 'attached' })
+  t.same((await picker.locator('option').allInnerTexts()).slice(1), options.map((o) => o.label), 'the API\'s faculty to choose from')
+  await picker.selectOption({ label: options.find((o) => o._id === d.ids.fay)!.label })
+  await page.locator('li.advisee').first().waitFor()
+  await settled(page)
+  t.equal(new URL(page.url()).searchParams.get('advisor'), d.ids.fay, 'the advisor is in the address')
+  const { names } = await adviseesMatch(t, page, d.admin, `&advisor=${path(d.ids.fay)}`)
+  const fays = (await read(t, d.callers.fay, '/api/advisees?limit=25')).items as { first_name: string; last_name: string }[]
+  t.same(names, fays.map((s) => `${s.first_name} ${s.last_name}`), 'the advisees Fay herself sees')
 })
 
 t.test('the advisees link is offered to faculty and admins only', async (t) => {
@@ -213,6 +317,8 @@ t.test('a person page the caller may not see shows the server\'s refusal and not
 t.test('axe-core finds no serious or critical violation on the catalog pages, each with one <h1>', async (t) => {
   const fay = await signedIn(t, 'fay')
   const admin = await signedIn(t, 'admin')
+  const una = await signedIn(t, 'una')
+  const gabe = await signedIn(t, 'gabe')
   const pages: [string, Page, string, string][] = [
     ['people', fay, '/people', 'People'],
     ['person', fay, `/people/${path(d.ids.fay)}`, 'fay Faculty'],
@@ -223,7 +329,11 @@ t.test('axe-core finds no serious or critical violation on the catalog pages, ea
     ['publications', fay, '/publications', 'Publications'],
     ['search', fay, '/search?q=graph', 'Search'],
     ['profile', fay, '/profile', 'Your profile'],
-    ['advisees', admin, '/advisees', 'Advisees'],
+    ['graduate student\'s profile', gabe, '/profile', 'Your profile'],
+    ['undergraduate\'s profile', una, '/profile', 'Your profile'],
+    ['advisees', fay, '/advisees', 'Advisees'],
+    ['advisees (admin)', admin, '/advisees', 'Advisees'],
+    ['advisees (admin, Fay chosen)', admin, `/advisees?advisor=${path(d.ids.fay)}`, 'Advisees'],
   ]
   for (const [label, page, url, heading] of pages) {
     await page.goto(`${d.base}${url}`)

@@ -41,7 +41,7 @@ t.test('the session keeps the token in memory and the given storage, and drops i
 })
 
 t.test('the inbox merges the six queues: overdue first, then by due date, undated last, failures reported', async (t) => {
-  const item = (id: string, extra: object = {}) => ({ id, title: id, stage: 'advisor', overdue: false, submitted_at: '2026-01-01T00:00:00Z', ...extra })
+  const item = (id: string, extra: object = {}) => ({ id, title: id, stage: 'advisor', overdue: false, submitted_at: '2026-01-01T00:00:00Z', submitter: 'UndergraduateStudent/una', submitter_name: 'Una Under', ...extra })
   const results: QueueResult[] = [
     { domain: 'thesis', items: [item('T/late', { overdue: true, due_at: '2026-02-10T00:00:00Z' }), item('T/undated')], total: 5 },
     { domain: 'fellowships', items: [item('F/soon', { due_at: '2026-03-01T00:00:00Z' }), item('F/old-undated', { submitted_at: '2025-12-01T00:00:00Z' })], total: 2 },

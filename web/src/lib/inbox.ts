@@ -23,6 +23,10 @@ export interface PendingItem {
   readonly due_at?: string
   readonly overdue: boolean
   readonly submitted_at: string
+  /** The submitter's Person id, or their User id when they are linked to no Person. */
+  readonly submitter: string
+  /** Their name, when they are a Person. */
+  readonly submitter_name: string | null
 }
 
 export interface InboxRow extends PendingItem {

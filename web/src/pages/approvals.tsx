@@ -31,13 +31,14 @@ export default function Approvals() {
             <table>
               <caption>Requests awaiting your decision</caption>
               <thead>
-                <tr><th scope="col">Domain</th><th scope="col">Title</th><th scope="col">Stage</th><th scope="col">Submitted</th><th scope="col">Due</th></tr>
+                <tr><th scope="col">Domain</th><th scope="col">Title</th><th scope="col">Submitter</th><th scope="col">Stage</th><th scope="col">Submitted</th><th scope="col">Due</th></tr>
               </thead>
               <tbody>
                 {inbox.data.rows.filter((row) => !filter || row.domain === filter).map((row) => (
                   <tr key={`${row.domain}:${row.id}`} className={row.overdue ? 'overdue' : undefined}>
                     <td>{domainOf(row.domain)!.label}</td>
                     <td><Link to={`/approvals/${row.domain}/${encodeURIComponent(row.id)}`}>{row.title}</Link></td>
+                    <td>{row.submitter_name ?? row.submitter}</td>
                     <td>{row.stage}</td>
                     <td>{date(row.submitted_at)}</td>
                     <td>{date(row.due_at)}{row.overdue && <strong> (overdue)</strong>}</td>

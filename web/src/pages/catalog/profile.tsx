@@ -1,83 +1,46 @@
 import { useState, type FormEvent } from 'react'
-import { api } from '../../api/client'
+import { api, ApiError } from '../../api/client'
 import type { components } from '../../api/schema'
-import { useMe, type Me } from '../../shell'
+import { useMe } from '../../shell'
 import { Alert, Loading, messageOf, Title, useLoad } from '../../ui'
 import { PersonLink } from './links'
+import { changesOf, draftOf, emptyDraft, ProfileFields, updateOf, type Draft } from './profile-fields'
 
 type Person = components['schemas']['Person']
 type Update = components['schemas']['PersonUpdate']
+type Outcome = { readonly ok: boolean; readonly text: string } | null
 
-/**
- * The caller's Person as the server links it (DESIGN 5.1): the one with their campus id, else the one
- * with their email ignoring case. The API names no one's own record, so it is looked up in the list;
- * the server still checks, on saving, that the record is the caller's own.
- */
-async function ownPerson(me: Me): Promise<Person | null> {
-  const find = async (words: string) => (await api('get', '/api/people', { query: { search: words, limit: 50 } })).items
-  if (me.campusId) {
-    const mine = (await find(me.campusId)).find((p) => p.campus_id === me.campusId)
-    if (mine) return mine
-  }
-  return (await find(me.email)).find((p) => p.email?.toLowerCase() === me.email.toLowerCase() && (!me.campusId || !p.campus_id)) ?? null
-}
-
-/** The fields a profile offers, each a line or, for lists, a line per entry; the server decides what may change. */
-const singles = [['office', 'Office'], ['phone', 'Phone'], ['website', 'Website'], ['profile_image', 'Photo address']] as const
-const facultySingles = [['area', 'Research area']] as const
-type Single = (typeof singles)[number][0] | (typeof facultySingles)[number][0]
-
-interface Draft {
-  readonly singles: Readonly<Record<string, string>>
-  readonly bio: string
-  readonly education: string
-  readonly interests: string
-}
-
-function draftOf(person: Person): Draft {
-  const all: Single[] = [...singles.map(([f]) => f), ...facultySingles.map(([f]) => f)]
-  return {
-    singles: Object.fromEntries(all.map((field) => [field, person[field] ?? ''])),
-    bio: person.bio ?? '',
-    education: person.education.join('\n'),
-    interests: (person.research_interests ?? []).join('\n'),
+/** Sends an edit of the caller's Person; the outcome to show, and the record the server answers, if it saved. */
+async function send(id: string, body: Update): Promise<{ outcome: Outcome; saved?: Person }> {
+  try {
+    return { outcome: { ok: true, text: 'Saved.' }, saved: await api('put', '/api/people/{id}', { path: { id }, body }) }
+  } catch (error) {
+    return { outcome: { ok: false, text: messageOf(error) } }
   }
 }
 
-const lines = (text: string) => text.split('\n').map((line) => line.trim()).filter(Boolean)
-
-/** The edit as the API takes it: an emptied field is removed (null), and the version read is sent back. */
-function updateOf(person: Person, draft: Draft): Update {
-  const faculty = person.type === 'Faculty'
-  const fields = faculty ? [...singles, ...facultySingles] : singles
-  const update: Record<string, unknown> = { _version: person._version, bio: draft.bio.trim() || null, education: lines(draft.education) }
-  for (const [field] of fields) update[field] = draft.singles[field]?.trim() || null
-  if (faculty) update.research_interests = lines(draft.interests)
-  return update as Update
+function OutcomeNote({ outcome }: { outcome: Outcome }) {
+  if (!outcome) return null
+  return outcome.ok ? <p role="status">{outcome.text}</p> : <Alert>{outcome.text}</Alert>
 }
 
 function Editor({ initial }: { initial: Person }) {
   const [person, setPerson] = useState(initial)
   const [draft, setDraft] = useState(() => draftOf(initial))
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null)
+  const [outcome, setOutcome] = useState<Outcome>(null)
   const [busy, setBusy] = useState(false)
-  const faculty = person.type === 'Faculty'
-  const single = (field: string, value: string) => setDraft({ ...draft, singles: { ...draft.singles, [field]: value } })
 
   async function save(event: FormEvent) {
     event.preventDefault()
     setBusy(true)
     setOutcome(null)
-    try {
-      const saved = await api('put', '/api/people/{id}', { path: { id: person._id }, body: updateOf(person, draft) })
+    const { outcome, saved } = await send(person._id, updateOf(person, draft))
+    if (saved) {
       setPerson(saved)
       setDraft(draftOf(saved))
-      setOutcome({ ok: true, text: 'Saved.' })
-    } catch (error) {
-      setOutcome({ ok: false, text: messageOf(error) })
-    } finally {
-      setBusy(false)
     }
+    setOutcome(outcome)
+    setBusy(false)
   }
 
   async function reload() {
@@ -94,40 +57,77 @@ function Editor({ initial }: { initial: Person }) {
   return (
     <form onSubmit={(event) => { void save(event) }} aria-label="Your profile" noValidate>
       <p>{person.first_name} {person.last_name}{person.email && `, ${person.email}`} (<PersonLink id={person._id}>your public page</PersonLink>). Your name and email come from the department's records.</p>
-      <label htmlFor="profile-bio">Biography</label>
-      <textarea id="profile-bio" maxLength={10000} value={draft.bio} onChange={(event) => setDraft({ ...draft, bio: event.target.value })} />
-      <label htmlFor="profile-education">Education (one degree a line)</label>
-      <textarea id="profile-education" value={draft.education} onChange={(event) => setDraft({ ...draft, education: event.target.value })} />
-      {[...singles, ...(faculty ? facultySingles : [])].map(([field, label]) => (
-        <div key={field}>
-          <label htmlFor={`profile-${field}`}>{label}</label>
-          <input id={`profile-${field}`} type={field === 'website' || field === 'profile_image' ? 'url' : 'text'} value={draft.singles[field] ?? ''} onChange={(event) => single(field, event.target.value)} />
-        </div>
-      ))}
-      {faculty && (
-        <>
-          <label htmlFor="profile-interests">Research interests (one a line)</label>
-          <textarea id="profile-interests" value={draft.interests} onChange={(event) => setDraft({ ...draft, interests: event.target.value })} />
-        </>
-      )}
+      <ProfileFields draft={draft} setDraft={setDraft} faculty={person.type === 'Faculty'} />
       <div className="actions">
         <button type="submit" disabled={busy}>Save</button>
         <button type="button" onClick={() => { void reload() }}>Reload</button>
       </div>
-      {outcome && (outcome.ok ? <p role="status">{outcome.text}</p> : <Alert>{outcome.text}</Alert>)}
+      <OutcomeNote outcome={outcome} />
     </form>
   )
 }
 
+/**
+ * The profile of a record the server does not show its owner (an undergraduate's, DESIGN 6.1), which
+ * they may still edit: the fields start empty and only those filled in are sent.
+ */
+function BlindEditor({ id, refusal }: { id: string; refusal: string }) {
+  const [draft, setDraft] = useState<Draft>(emptyDraft)
+  const [outcome, setOutcome] = useState<Outcome>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function save(event: FormEvent) {
+    event.preventDefault()
+    const changes = changesOf(draft)
+    if (Object.keys(changes).length === 0) {
+      setOutcome({ ok: false, text: 'Nothing to save: fill in the fields to change.' })
+      return
+    }
+    setBusy(true)
+    setOutcome(null)
+    setOutcome((await send(id, changes)).outcome)
+    setBusy(false)
+  }
+
+  return (
+    <form onSubmit={(event) => { void save(event) }} aria-label="Your profile" noValidate>
+      <Alert>{refusal}</Alert>
+      <p>The server does not show you your own record, so its current values are not shown here. You may still change your profile: fill in the fields to change; those left empty keep what your record holds.</p>
+      <ProfileFields draft={draft} setDraft={setDraft} faculty={false} />
+      <div className="actions">
+        <button type="submit" disabled={busy}>Save</button>
+      </div>
+      <OutcomeNote outcome={outcome} />
+    </form>
+  )
+}
+
+type Own = { readonly person: Person } | { readonly refusal: string }
+
+/** The caller's Person, or the server's refusal to show it (which leaves its profile editable). */
+async function ownPerson(id: string): Promise<Own> {
+  try {
+    return { person: await api('get', '/api/people/{id}', { path: { id } }) }
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 403 || error.status === 404)) return { refusal: error.message }
+    throw error
+  }
+}
+
+/**
+ * The caller's own Person, as the server links it (`personId` of GET /api/auth/me, DESIGN 5.1); the
+ * server checks again, on saving, that the record is the caller's own.
+ */
 export default function Profile() {
-  const me = useMe()
-  const person = useLoad(() => ownPerson(me), [me.email, me.campusId])
+  const { personId } = useMe()
+  const own = useLoad(() => (personId ? ownPerson(personId) : Promise.resolve(null)), [personId])
   return (
     <>
       <Title>Your profile</Title>
-      {person.state === 'loading' && <Loading />}
-      {person.state === 'failed' && <Alert>{person.error}</Alert>}
-      {person.state === 'ready' && (person.data ? <Editor initial={person.data} /> : <p>No department record that you may see carries your campus id or email.</p>)}
+      {own.state === 'loading' && <Loading />}
+      {own.state === 'failed' && <Alert>{own.error}</Alert>}
+      {own.state === 'ready' && !own.data && <p>You have no profile: no department record is linked to your account.</p>}
+      {own.state === 'ready' && own.data && personId && ('person' in own.data ? <Editor initial={own.data.person} /> : <BlindEditor id={personId} refusal={own.data.refusal} />)}
     </>
   )
 }
