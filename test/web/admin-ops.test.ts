@@ -7,7 +7,7 @@ import { until } from '../jobs/contract.js'
 import { accepted, finished, gatedProvider, restSource } from '../routes/campus-sync/support.js'
 import { path, people, type Name } from '../routes/workflows/support.js'
 import { axeViolations, launchBrowser, newPage } from './browser.js'
-import { servedApp, webDepartment } from './support.js'
+import { servedApp, signInAs, webDepartment } from './support.js'
 
 const browser = await launchBrowser(t)
 const d = await webDepartment(t)
@@ -15,11 +15,9 @@ const d = await webDepartment(t)
 interface Job { id: string; state: string; progress: { percent: number } | null; result: Record<string, unknown> | null }
 
 /** Signs `name` in through a link, landing on the dashboard, then opens `to` and waits for its heading. */
+const signIn = signInAs(browser, d)
 async function signedIn(t: Test, name: Name, to: string, heading: string): Promise<Page> {
-  const page = await newPage(t, browser)
-  await page.goto(await d.linkFor(name))
-  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
-  await page.goto(`${d.base}${to}`)
+  const page = await signIn(t, name, to)
   await page.getByRole('heading', { level: 1, name: heading }).waitFor()
   return page
 }

@@ -1,20 +1,13 @@
-import t, { type Test } from 'tap'
+import t from 'tap'
 import type { Page } from 'playwright-core'
 import { path } from '../routes/workflows/support.js'
-import { axeViolations, launchBrowser, newPage } from './browser.js'
-import { webDepartment } from './support.js'
+import { axeViolations, launchBrowser } from './browser.js'
+import { signInAs, webDepartment } from './support.js'
 
 const browser = await launchBrowser(t)
 const d = await webDepartment(t)
 
-/** Signs `name` in through a link, landing on the dashboard, then opens `to`. */
-async function signedIn(t: Test, name: Parameters<typeof d.linkFor>[0], to?: string) {
-  const page = await newPage(t, browser)
-  await page.goto(await d.linkFor(name))
-  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
-  if (to) await page.goto(`${d.base}${to}`)
-  return page
-}
+const signedIn = signInAs(browser, d)
 
 const courseTotal = async () => (await d.admin({ method: 'GET', url: '/api/courses?limit=1' })).json().total as number
 const courseByCode = async (code: string) => {

@@ -2,8 +2,8 @@ import t, { type Test } from 'tap'
 import { userIdForEmail } from '../../src/auth/tokens.js'
 import { domains } from '../../web/src/lib/inbox.js'
 import { instanceOf, path, pendingIn, startOne } from '../routes/workflows/support.js'
-import { axeViolations, launchBrowser, newPage } from './browser.js'
-import { webDepartment } from './support.js'
+import { axeViolations, launchBrowser } from './browser.js'
+import { signInAs, webDepartment } from './support.js'
 
 const browser = await launchBrowser(t)
 const d = await webDepartment(t)
@@ -30,14 +30,7 @@ await created('/api/labs', { name: 'Graph Theory Lab', pi: d.ids.fay, descriptio
 await created('/api/labs', { name: 'Systems Lab', pi: d.ids.cal })
 await created('/api/publications', { title: 'On Planar Graphs', authors: ['F. Faculty'], dept_authors: [d.ids.fay], venue: 'J. Graphs', year: 2024 })
 
-/** Signs `name` in through a link, landing on the dashboard, then opens `to`. */
-async function signedIn(t: Test, name: Parameters<typeof d.linkFor>[0], to?: string) {
-  const page = await newPage(t, browser)
-  await page.goto(await d.linkFor(name))
-  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
-  if (to) await page.goto(`${d.base}${to}`)
-  return page
-}
+const signedIn = signInAs(browser, d)
 
 type Page = Awaited<ReturnType<typeof signedIn>>
 

@@ -1,19 +1,12 @@
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { path, startOne } from '../routes/workflows/support.js'
-import { launchBrowser, newPage } from './browser.js'
-import { webDepartment } from './support.js'
+import { launchBrowser } from './browser.js'
+import { signInAs, webDepartment } from './support.js'
 
 const browser = await launchBrowser(t)
 const d = await webDepartment(t)
 
-/** Signs `name` in through a link, landing on the dashboard, then opens `to`. */
-async function signedIn(t: Test, name: Parameters<typeof d.linkFor>[0], to?: string) {
-  const page = await newPage(t, browser)
-  await page.goto(await d.linkFor(name))
-  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
-  if (to) await page.goto(`${d.base}${to}`)
-  return page
-}
+const signedIn = signInAs(browser, d)
 
 t.test('a student\'s progress bars carry the values the API gives, per requirement group, with satisfied and remaining rules', async (t) => {
   const url = `/students/${path(d.ids.una)}/progress`

@@ -1,4 +1,5 @@
 import { createServer } from 'node:net'
+import type { Browser, Page } from 'playwright-core'
 import type { Test } from 'tap'
 import { signInLink } from '../../src/auth/custom-token.js'
 import { signingKeys } from '../../src/auth/keys.js'
@@ -6,6 +7,7 @@ import type { Role } from '../../src/auth/permissions.js'
 import { userIdForEmail } from '../../src/auth/tokens.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { people, workflowDepartment, type Department, type Name } from '../routes/workflows/support.js'
+import { newPage } from './browser.js'
 import { ensureWebBuilt } from './build.js'
 
 /** A free loopback port, so PUBLIC_URL (where sign-in redirects lead) can name it before the app starts. */
@@ -67,4 +69,18 @@ export async function webDepartment(t: Test): Promise<WebDepartment> {
   await post('/api/requirement-groups', { name: groupName, degree: d.degree, order: 1, rules: [both, either] })
   await post('/api/enrollments', { student: d.ids.una, course: cs101, term: '25F', status: 'completed', grade: 'A' })
   return { ...d, groupName, linkFor: (name: Name) => d.link(people[name].email, people[name].role) }
+}
+
+/**
+ * Opens pages as the department's people: each in a fresh context of `browser`, signed in through a
+ * link (landing on the dashboard), then at `to` when given.
+ */
+export function signInAs(browser: Browser, d: WebDepartment) {
+  return async (t: Test, name: Name, to?: string): Promise<Page> => {
+    const page = await newPage(t, browser)
+    await page.goto(await d.linkFor(name))
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
+    if (to) await page.goto(`${d.base}${to}`)
+    return page
+  }
 }
