@@ -70,7 +70,7 @@ export default function ApiKeys() {
         </fieldset>
         <label htmlFor="key-days">Expires in (days)</label>
         <input id="key-days" type="number" min={1} max={365} required value={days} onChange={(event) => setDays(event.target.value)} />
-        <button type="submit">Create key</button>
+        <div className="actions"><button type="submit">Create key</button></div>
       </form>
       {problem && <Alert>{problem}</Alert>}
       {created && (
