@@ -223,3 +223,19 @@ t.test('a student\'s dashboard links to their own progress, transcript and plans
   await page.getByRole('heading', { level: 1, name: 'Transcript: Una Under' }).waitFor()
   t.pass('the link opens her transcript')
 })
+
+t.test('a faculty member\'s and an unlinked admin\'s dashboards list the requests they can own, with no refusal', async (t) => {
+  const nomination = await startOne(t, d, 'award_nominations', 7)
+  const gus = await signedIn(t, 'gus')
+  await gus.getByRole('link', { name: 'Best student 7' }).waitFor()
+  const region = gus.getByRole('region', { name: 'Your requests' })
+  t.match(await region.innerText(), /Best student 7 \(Award nomination\): submitted/, 'the nomination he made')
+  t.equal(await region.getByRole('alert').count(), 0, 'no domain refused')
+  const nominated = (await d.callers.gus({ method: 'GET', url: `/api/award-nominations/nominations/${path(nomination.id)}` })).json()
+  t.equal(nominated.nominator, d.ids.gus, 'his, as the API says')
+
+  const admin = await signedIn(t, 'admin')
+  const adminRegion = admin.getByRole('region', { name: 'Your requests' })
+  await adminRegion.getByText('No open requests.').waitFor()
+  t.equal(await adminRegion.getByRole('alert').count(), 0, 'an admin linked to no Person owns none, and no filter is refused')
+})

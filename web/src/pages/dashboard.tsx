@@ -3,12 +3,12 @@ import { domains } from '../lib/inbox'
 import { useMe } from '../shell'
 import { Alert, Loading, Title, useLoad } from '../ui'
 import { fetchQueues } from './queues'
-import { isOpen, ownerOf, ownRequests, titleOf } from './student/own-requests'
+import { isOpen, ownRequests, titleOf } from './student/own-requests'
 
 export default function Dashboard() {
   const me = useMe()
   const queues = useLoad(() => fetchQueues(1), [])
-  const requests = useLoad(() => ownRequests(ownerOf(me)), [me.id])
+  const requests = useLoad(() => ownRequests(me), [me.id])
   const open = requests.state === 'ready' ? requests.data.rows.filter((row) => isOpen(row.entity)) : []
   const answered = queues.state === 'ready' ? queues.data.filter((q) => !('error' in q)) : []
   const waiting = answered.reduce((sum, q) => sum + ('total' in q ? q.total : 0), 0)

@@ -18,18 +18,29 @@ export function titleOf(domain: Domain, entity: RequestEntity, planNames: Readon
   return kind.domain === 'major-plans' ? `Plan: ${planNames.get(text) ?? text}` : text
 }
 
-/** Whose requests to list: the caller's Person, else (an admin acting as their User) their User id. */
-export function ownerOf(me: Me): string {
-  return me.personId ?? me.id
+/**
+ * Where the caller's own requests are, and the filter naming them. A student's list of any domain holds
+ * their own requests (and any they are asked to decide, which students seldom are), so it needs no
+ * filter. Anyone else owns requests only as a fellowship's applicant or a nomination's nominator, both
+ * Persons; the student-owned domains' filters take student ids only, and a caller linked to no Person
+ * owns none.
+ */
+function ownLists(me: Me): { domain: Domain; query: Record<string, string> }[] {
+  if (me.role === 'student') return domains.map((domain) => ({ domain, query: {} }))
+  const person = me.personId
+  if (!person) return []
+  return domains.flatMap((domain) => {
+    const owner = kindOf(domain.key)!.owner
+    return owner === 'student' ? [] : [{ domain, query: { [owner]: person } }]
+  })
 }
 
-/** The caller's requests in every domain, side by side; a domain that fails is reported, the others shown. */
-export async function ownRequests(owner: string): Promise<Listed> {
+/** The caller's requests in every domain they can own, side by side; a domain that fails is reported, the others shown. */
+export async function ownRequests(me: Me): Promise<Listed> {
   type Answer = { domain: Domain; items: RequestEntity[] } | { domain: Domain; error: string }
-  const answers = await Promise.all(domains.map(async (domain): Promise<Answer> => {
-    const kind = kindOf(domain.key)!
+  const answers = await Promise.all(ownLists(me).map(async ({ domain, query }): Promise<Answer> => {
     try {
-      const page = await api('get', domain.base, { query: { limit: 200, [kind.owner]: owner } })
+      const page = await api('get', domain.base, { query: { limit: 200, ...query } })
       return { domain, items: page.items }
     } catch (error) {
       return { domain, error: error instanceof ApiError ? error.message : String(error) }

@@ -5,7 +5,7 @@ import { domainOf, type Domain } from '../../lib/inbox'
 import { useMe } from '../../shell'
 import { Alert, Loading, messageOf, Title, useLoad } from '../../ui'
 import { RequestForm } from './request-form'
-import { ownerOf, ownRequests, planNamesOf, titleOf } from './own-requests'
+import { ownRequests, planNamesOf, titleOf } from './own-requests'
 import { bodyOf, kindOf, requestKinds, type CreateBody, type RequestEntity, type RequestKind, type UpdateBody } from './request-kinds'
 import { RequestRoute } from './request-route'
 
@@ -124,7 +124,7 @@ export default function Requests() {
   const [params, setParams] = useSearchParams()
   const [version, setVersion] = useState(0)
   const listed = useLoad(async () => {
-    const mine = await ownRequests(ownerOf(me))
+    const mine = await ownRequests(me)
     return { ...mine, plans: await planNamesOf(mine.rows) }
   }, [me.id, version])
   const open = domainOf(params.get('domain') ?? '')
