@@ -21,7 +21,7 @@ t.test('login, me and permissions describe the signed-in user', async (t) => {
   const me = await app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(idToken) })
   t.equal(me.statusCode, 200)
   t.same(me.json(), {
-    id: userIdForEmail('ada@dept.example.edu'), email: 'ada@dept.example.edu', role: 'faculty', campusId: null,
+    id: userIdForEmail('ada@dept.example.edu'), email: 'ada@dept.example.edu', role: 'faculty', campusId: null, personId: null,
     permissions: [...roleDefaults.faculty].sort(),
   })
 
