@@ -21,7 +21,11 @@ export interface RequestKind {
   readonly fields: readonly Field[]
   /** Created in review at once (major plans, from the plans page), so never a draft and never edited here. */
   readonly submitsOnCreate?: boolean
-  /** Offered in the "New request" form to these roles only (the server decides in any case). */
+  /**
+   * Offered in the "New request" form to these roles only (the server decides in any case). A
+   * student-owned kind goes to students: the form names no student, so the service makes the request
+   * the caller's own, and an advisor creating one for a student would need a student picker.
+   */
   readonly offeredTo?: readonly string[]
 }
 
@@ -29,7 +33,7 @@ export const milestoneTypes: readonly Schemas['MilestoneType'][] = ['mentoring_f
 
 export const requestKinds: readonly RequestKind[] = [
   {
-    domain: 'thesis', owner: 'student', titleField: 'title',
+    domain: 'thesis', owner: 'student', titleField: 'title', offeredTo: ['student'],
     fields: [
       { name: 'title', label: 'Title', kind: 'text' },
       { name: 'abstract', label: 'Abstract', kind: 'textarea' },
@@ -39,7 +43,7 @@ export const requestKinds: readonly RequestKind[] = [
     ],
   },
   {
-    domain: 'independent-research', owner: 'student', titleField: 'title',
+    domain: 'independent-research', owner: 'student', titleField: 'title', offeredTo: ['student'],
     fields: [
       { name: 'title', label: 'Title', kind: 'text' },
       { name: 'description', label: 'Description', kind: 'textarea' },
@@ -68,7 +72,7 @@ export const requestKinds: readonly RequestKind[] = [
     domain: 'major-plans', owner: 'student', titleField: 'plan', submitsOnCreate: true, fields: [],
   },
   {
-    domain: 'graduate-milestones', owner: 'student', titleField: 'title',
+    domain: 'graduate-milestones', owner: 'student', titleField: 'title', offeredTo: ['student'],
     fields: [
       { name: 'title', label: 'Title', kind: 'text' },
       { name: 'milestone_type', label: 'Milestone', kind: 'milestone' },
