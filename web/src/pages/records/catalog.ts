@@ -47,9 +47,17 @@ export type Row = { readonly _id: string; readonly _version?: number; readonly [
 
 const isListPath = (path: string | undefined): path is ListPath => path !== undefined && path in listRoutes
 
+/**
+ * Cache rule. Holds: the tab's one answer of GET /api/schemas (class names, paths, inheritance), for
+ * the records pages. Invalidated by: a failed request (dropped, so the next page asks again) and the
+ * tab's next full load. No write through the API changes it: the class schema is the service's own
+ * and changes only with a new deploy, whose index.html (never cached) starts a fresh tab state. It
+ * decides no access: each records page also asks an admin-only route and shows its refusal. Test:
+ * test/web/admin-records.test.ts reads every list and form through it and compares with the API.
+ */
 let classes: Promise<ClassInfo[]> | undefined
 
-/** Every class and enum of /api/schemas; the service's schema does not change while it runs, so asked once. */
+/** Every class and enum of /api/schemas, asked once per tab (see the rule above). */
 export function loadClasses(): Promise<ClassInfo[]> {
   classes ??= api('get', '/api/schemas').then((answer) => answer.items, (error: unknown) => {
     classes = undefined
