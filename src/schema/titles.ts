@@ -1,5 +1,5 @@
-/** Words kept in capitals when a property name is put into words. */
-const acronyms = new Set(['id', 'gpa', 'url', 'orcid', 'doi', 'api', 'ip', 'netid', 'saml', 'isbn', 'issn'])
+/** Words of the class schema's property names kept in capitals when a name is put into words. */
+const acronyms = new Set(['id', 'url', 'doi'])
 
 /** A property name in words, for a form's label: `course_code` is "Course code", `campus_id` "Campus ID". */
 export function inWords(name: string): string {
