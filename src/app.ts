@@ -41,6 +41,7 @@ import { adviseeRoutes } from './routes/privacy/advisees.js'
 import { planRoutes } from './routes/degrees/plans.js'
 import { progressRoutes } from './routes/degrees/progress.js'
 import { workflowRoutes } from './routes/workflows/index.js'
+import { notificationRoutes } from './routes/notifications/index.js'
 import { compileSchema, type CompiledSchema } from './schema/index.js'
 import { createServices, type Services } from './services.js'
 import type { Store } from './store/port.js'
@@ -81,6 +82,7 @@ const tags = [
   { name: 'Administration', description: 'Groups and users' },
   { name: 'Schemas', description: 'The class schema as JSON Schema, for form generators' },
   { name: 'Workflows', description: 'Approval workflows: thesis and independent research requests, fellowships, award nominations, major plans, graduate milestones; their definitions and instances' },
+  { name: 'Notifications', description: "The caller's notifications and email preferences; webhooks for the department's other systems" },
   { name: 'Operations', description: 'Health and readiness' },
 ]
 
@@ -112,7 +114,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('schema', schema)
   for (const [name, service] of Object.entries(services)) app.decorate(name, service)
   // Every plugin has registered its handlers by now.
-  app.addHook('onReady', () => services.jobs.start())
+  app.addHook('onReady', async () => {
+    await services.jobs.start()
+    if (config.workers === 'inline') services.notifications.startUpSweep()
+  })
   const probes = new Map<string, () => Promise<string>>([['store', async () => { await services.store.ping(); return services.store.kind }]])
   const redis = services.redis
   if (redis) probes.set('redis', async () => { await redis.ping(); return 'redis' })
@@ -159,6 +164,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await app.register(publicationImportRoutes)
     await app.register(searchRoutes)
     await app.register(workflowRoutes)
+    await app.register(notificationRoutes)
     await app.register(webAppPlugin, { root: config.webDir })
   } catch (error) {
     // A plugin or route that fails to register (a fault in the schema) must not leave the store, its

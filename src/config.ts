@@ -59,6 +59,13 @@ export const EnvSchema = Type.Object({
   OPENALEX_URL: Type.Optional(HttpUrl('the OpenAlex API publications are imported from; https://api.openalex.org by default')),
   OPENALEX_API_KEY: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'sent to OpenAlex as api_key' })),
   OPENALEX_MAILTO: Type.Optional(Type.String({ minLength: 3, maxLength: 200, description: 'sent to OpenAlex as mailto (its polite pool)' })),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://\\S+$', description: 'the SMTP server emails are sent through (smtp:// or smtps://, credentials in the URL); unset: emails are recorded as not sent' })),
+  MAIL_FROM: Type.String({ minLength: 3, maxLength: 200, pattern: '^[^\\r\\n]+$', default: 'Department notifications <notifications@localhost>', description: 'the From of every email' }),
+  DIGEST_HOUR: Type.Integer({ minimum: 0, maximum: 23, default: 7, description: 'the hour the daily and weekly digests are sent, in TIME_ZONE' }),
+  TIME_ZONE: Type.String({ minLength: 1, maxLength: 64, default: 'UTC', description: "the department's IANA time zone (digest hour, digest periods)" }),
+  WEBHOOK_ALLOW_PRIVATE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false', description: 'let webhooks reach private, loopback and link-local addresses (tests, campus-internal receivers)' }),
+  WEBHOOK_RETRY_SCHEDULE: Type.String({ pattern: '^[0-9]+[smhd]?(,[0-9]+[smhd]?){0,19}$', default: '5s,5m,30m,2h,5h,10h,10h', description: 'the waits before each retry of a failed webhook delivery' }),
+  NOTIFICATION_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30, description: 'days delivery records are kept' }),
   KEY_USAGE_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 90, description: 'days the worker keeps API key usage entries' }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
 })
@@ -137,11 +144,25 @@ export interface Config {
   /** How often the search index is rebuilt from the store (0: never); unset, the store's kind decides. */
   readonly searchRefreshMs?: number
   readonly keyUsageRetentionDays: number
+  readonly notifications: NotificationSettings
   /** Where publications are imported from (src/publications/openalex). */
   readonly openalex: { readonly baseUrl?: string; readonly apiKey?: string; readonly mailto?: string }
   /** Whether this process runs background jobs (see src/jobs/open.ts). */
   readonly workers: 'inline' | 'off'
   readonly logLevel: string
+}
+
+/** Email, digests and webhooks (DESIGN 6.7). */
+export interface NotificationSettings {
+  /** Unset: emails are recorded as not sent. */
+  readonly smtpUrl?: string
+  readonly mailFrom: string
+  readonly digestHour: number
+  readonly timeZone: string
+  readonly webhookAllowPrivate: boolean
+  /** Milliseconds before each retry of a failed webhook delivery. */
+  readonly webhookRetryDelaysMs: readonly number[]
+  readonly retentionDays: number
 }
 
 export class ConfigError extends Error {
@@ -234,6 +255,11 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>> 
   if (e.NODE_ENV === 'production' && !e.SECRETS_KEY) {
     throw new ConfigError('SECRETS_KEY', 'is required in production (32 random bytes as 64 hex digits or base64, e.g. `openssl rand -base64 32`): it encrypts the secrets kept in the store')
   }
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: e.TIME_ZONE })
+  } catch {
+    throw new ConfigError('TIME_ZONE', `is invalid (${JSON.stringify(e.TIME_ZONE)}): not an IANA time zone name such as America/Chicago`)
+  }
   const secretsKey = e.SECRETS_KEY === undefined ? undefined : secretsKeyBytes(e.SECRETS_KEY.trim())
   if (e.SECRETS_KEY !== undefined && !secretsKey) throw new ConfigError('SECRETS_KEY', 'must be 32 bytes written as 64 hex digits or in base64 (e.g. `openssl rand -base64 32`)')
   if (Boolean(e.JWT_PRIVATE_KEY_PATH) !== Boolean(e.JWT_PUBLIC_KEY_PATH)) {
@@ -280,6 +306,11 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>> 
     },
     ...(e.SEARCH_REFRESH_INTERVAL ? { searchRefreshMs: seconds(e.SEARCH_REFRESH_INTERVAL) * 1000 } : {}),
     keyUsageRetentionDays: e.KEY_USAGE_RETENTION_DAYS,
+    notifications: {
+      ...(e.SMTP_URL ? { smtpUrl: e.SMTP_URL } : {}),
+      mailFrom: e.MAIL_FROM, digestHour: e.DIGEST_HOUR, timeZone: e.TIME_ZONE, webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
+      webhookRetryDelaysMs: e.WEBHOOK_RETRY_SCHEDULE.split(',').map((d) => seconds(d) * 1000), retentionDays: e.NOTIFICATION_RETENTION_DAYS,
+    },
     openalex: {
       ...(e.OPENALEX_URL ? { baseUrl: e.OPENALEX_URL } : {}),
       ...(e.OPENALEX_API_KEY ? { apiKey: e.OPENALEX_API_KEY } : {}),

@@ -35,7 +35,9 @@ import { checkStoredClientSecret } from './campus-sync/client-secret.js'
 import { registerCampusSyncJobs } from './campus-sync/jobs.js'
 import { openStore } from './store/open.js'
 import type { IndexSpec, Store } from './store/port.js'
+import { Notifications } from './notifications/service.js'
 import { overdueMaintenance } from './workflows/overdue.js'
+import { Approvers } from './workflows/approvers.js'
 import { instanceIndexes, instancesCollection } from './workflows/persistence.js'
 import { WorkflowService } from './workflows/service.js'
 
@@ -86,6 +88,8 @@ export interface Services {
   readonly jobs: JobDriver
   /** The maintenance queue's jobs, each contributed by its feature; the worker (or the API on the embedded driver) schedules them. */
   readonly maintenance: MaintenanceJobs
+  /** In-app notifications, email and webhooks, fed by the workflow outbox and outcome events (DESIGN 6.7). */
+  readonly notifications: Notifications
 }
 
 export interface OpenServices {
@@ -149,8 +153,11 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   const responseCache = await createResponseCache(config, log, cluster.notices ?? undefined)
   records.onChange((change) => responseCache.invalidate(change.collection))
   const jobs = await openJobs(config, store, log, { runJobs: config.workers === 'inline', closeGraceMs: Math.floor(config.shutdownGraceMs / 2) })
+  const approvers = new Approvers(store, records, schema)
+  const notifications = await Notifications.open({ store, records, schema, config, jobs, secrets, log, admins: () => approvers.admins() }, workflows.instancesStore)
   const maintenance = {
     ...revocationMaintenance(revocations), ...usageMaintenance(store, config.keyUsageRetentionDays), ...auditMaintenance(auditLog, log), ...overdueMaintenance(workflows.overdue),
+    ...notifications.maintenance,
   }
   jobs.register('maintenance', maintenanceHandlers(maintenance))
   const invalidate = (collection: string) => responseCache.invalidate(collection)
@@ -159,9 +166,10 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   return {
     services: {
       store, keys, secrets, records, users, revocations, apiKeys, usageLog, people, auditLog, enrollments, studentReferences, requirements, progress, plans,
-      protectedAccess, redis, oneTime, customTokens, samlSignIn, responseCache, searchService, workflows, jobs, maintenance,
+      protectedAccess, redis, oneTime, customTokens, samlSignIn, responseCache, searchService, workflows, jobs, maintenance, notifications,
     },
     async close() {
+      await notifications.relay.idle()
       await jobs.close()
       searchService.close()
       await usageLog.close()

@@ -18,8 +18,9 @@ async function main(): Promise<void> {
   const log = pino({ level: config.logLevel, name: 'worker' })
   const schema = await compileSchema(config.schemaDir)
   const { services, close } = await createServices({ ...config, workers: 'inline' }, schema, log)
-  await scheduleMaintenanceJobs(services.jobs, services.maintenance)
+  await scheduleMaintenanceJobs(services.jobs, services.maintenance, services.notifications.schedules)
   await services.jobs.start()
+  services.notifications.startUpSweep()
   log.info('worker started')
   closeWithGrace({ delay: config.shutdownGraceMs }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'worker shutting down after an error')

@@ -1,4 +1,4 @@
-import type { HandlerMap, JobDriver } from './port.js'
+import type { HandlerMap, JobDriver, QueueName, ScheduleSpec } from './port.js'
 
 export const hour = 60 * 60 * 1000
 
@@ -17,7 +17,11 @@ export function maintenanceHandlers(tasks: MaintenanceJobs, now: () => Date = ()
   return Object.fromEntries(Object.entries(tasks).map(([name, task]) => [name, () => task.run(now())]))
 }
 
-/** Upserts one scheduler per maintenance job (its id is the job's name); running it again changes nothing. */
-export async function scheduleMaintenanceJobs(jobs: JobDriver, tasks: MaintenanceJobs): Promise<void> {
+/**
+ * Upserts one scheduler per maintenance job (its id is the job's name) and the other recurring jobs
+ * features ask for; running it again changes nothing.
+ */
+export async function scheduleMaintenanceJobs(jobs: JobDriver, tasks: MaintenanceJobs, others: readonly { readonly queue: QueueName; readonly spec: ScheduleSpec }[] = []): Promise<void> {
   for (const [name, { every }] of Object.entries(tasks)) await jobs.upsertScheduler('maintenance', { id: name, every })
+  for (const { queue, spec } of others) await jobs.upsertScheduler(queue, spec)
 }

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { JobNotFailed, JobNotFound, JobsUnavailable, QueueNotFound, ScheduleNotFound, ValidationFailed } from '../errors.js'
 
-export const queueNames = ['campus-sync', 'publication-import', 'citation-refresh', 'maintenance'] as const
+export const queueNames = ['campus-sync', 'publication-import', 'citation-refresh', 'maintenance', 'notifications'] as const
 export type QueueName = (typeof queueNames)[number]
 
 export function isQueueName(name: string): name is QueueName {
@@ -82,6 +82,8 @@ export interface EnqueueOptions {
   /** Defaults: 3 attempts, 30 s first backoff. */
   readonly attempts?: number
   readonly backoffMs?: number
+  /** Runs the job no sooner than this many milliseconds from now (it waits as `delayed`). */
+  readonly delayMs?: number
 }
 
 export interface Enqueued {

@@ -1,10 +1,13 @@
-import { activeStage, escalate, escalatesAt, markOverdue, type Outcome } from '../domain/workflows/index.js'
+import { activeStage, escalate, escalatesAt, markDueSoon, markOverdue, type Outcome } from '../domain/workflows/index.js'
 import { hour, type MaintenanceJobs } from '../jobs/maintenance.js'
 import type { Approvers } from './approvers.js'
 import type { Definitions } from './definitions.js'
 import { WorkflowConflictError } from './errors.js'
 import type { Instances } from './persistence.js'
 import type { OverdueReport, StoredInstance } from './types.js'
+
+/** How long before its due time a stage's pending approvers are reminded. */
+export const dueSoonWindowMs = 24 * hour
 
 /**
  * The maintenance job's sweep of approvals past their due time (docs/workflows.md): each instance in
@@ -17,10 +20,15 @@ export class OverdueSweep {
   async sweep(now: Date): Promise<OverdueReport> {
     let marked = 0
     let escalated = 0
+    let dueSoon = 0
     const admins = { roles: { department_admin: await this.approvers.admins() } }
     for (const instance of await this.instances.collection.find({ status: 'in_review' })) {
       const stage = activeStage(instance)
-      if (!stage?.due_at || now.getTime() < Date.parse(stage.due_at)) continue
+      if (!stage?.due_at) continue
+      if (now.getTime() < Date.parse(stage.due_at)) {
+        if (await this.quietly(instance._id, (current) => markDueSoon(current, now, dueSoonWindowMs))) dueSoon++
+        continue
+      }
       const definition = await this.definitions.byId(instance.workflow)
       const def = definition?.stages.find((s) => s.key === stage.key)
       if (!definition || !def) continue
@@ -30,7 +38,7 @@ export class OverdueSweep {
         if (await this.quietly(instance._id, (current) => escalate(current, definition, admins, now))) escalated++
       }
     }
-    return { marked, escalated }
+    return { marked, escalated, due_soon: dueSoon }
   }
 
   /** One action of the sweep: true when applied; a lost race or refusal is left for the next run. */

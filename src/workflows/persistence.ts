@@ -12,8 +12,20 @@ export const instancesCollection = 'workflow_instances'
  * and visibility read `participants`; the repair sweep reads `status`.
  */
 export const instanceIndexes: readonly IndexSpec[] = [
-  { fields: ['pending_approvers'] }, { fields: ['participants'] }, { fields: ['status'] },
+  { fields: ['pending_approvers'] }, { fields: ['participants'] }, { fields: ['status'] }, { fields: ['events_pending'] },
 ]
+
+/**
+ * The outbox fields (DESIGN 6.7): history entries from `events_relayed` on are events not yet relayed,
+ * and `events_pending` (indexed) finds such instances. Both are written in the same compare-and-set as
+ * the entries; the relay clears the flag by a write conditional on the version it read, so an entry
+ * written meanwhile keeps it set. An instance stored before there were events starts relaying from its
+ * next entry, not its whole past.
+ */
+function outbox(current: Pick<StoredInstance, 'history' | 'events_relayed'> | null, next: WorkflowInstance): Pick<StoredInstance, 'events_pending' | 'events_relayed'> | Record<string, never> {
+  if (current && next.history.length === current.history.length) return {}
+  return { events_pending: true, events_relayed: current ? current.events_relayed ?? current.history.length : 0 }
+}
 
 /** An entity has one instance, ever: its id follows from the entity's, so two submits meet on one record. */
 export function instanceIdOf(entityId: string): string {
@@ -62,7 +74,19 @@ export interface Acted {
  * answered 409 with the instance's current state.
  */
 export class Instances {
+  private readonly written: ((instance: StoredInstance) => void)[] = []
+
   constructor(private readonly store: Store, private readonly now: () => Date) {}
+
+  /** Calls `listener` after every write that added history (the outbox's new entries), once it has landed. */
+  onHistory(listener: (instance: StoredInstance) => void): void {
+    this.written.push(listener)
+  }
+
+  private landed(instance: StoredInstance): StoredInstance {
+    for (const listener of this.written) listener(instance)
+    return instance
+  }
 
   get collection(): Collection<StoredInstance & { [field: string]: unknown }> {
     return this.store.collection(instancesCollection)
@@ -84,18 +108,20 @@ export class Instances {
     const at = this.now().toISOString()
     const doc: StoredInstance = {
       _id: instanceIdOf(instance.entity), type: 'WorkflowInstance', ...engineFields(instance), ...derived(instance, owners),
-      submitted_at: at, _version: 1, _created_at: at, _updated_at: at,
+      submitted_at: at, _version: 1, _created_at: at, _updated_at: at, ...outbox(null, instance),
     }
     await this.collection.insertOne({ ...doc })
-    return doc
+    return this.landed(doc)
   }
 
   /** Writes `next` over `current` if nobody wrote since `current` was read; null when someone did. */
   async save(current: StoredInstance, next: WorkflowInstance): Promise<StoredInstance | null> {
-    return this.collection.updateOne({ _id: current._id, _version: current._version }, {
-      $set: { ...engineFields(next), ...derived(next, current.participants), _updated_at: this.now().toISOString() },
+    const events = outbox(current, next)
+    const saved = await this.collection.updateOne({ _id: current._id, _version: current._version }, {
+      $set: { ...engineFields(next), ...derived(next, current.participants), ...events, _updated_at: this.now().toISOString() },
       $inc: { _version: 1 },
     })
+    return saved && 'events_pending' in events ? this.landed(saved) : saved
   }
 
   /**

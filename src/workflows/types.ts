@@ -24,6 +24,9 @@ export interface StoredInstance extends WorkflowInstance {
   readonly pending_approvers: readonly string[]
   /** Everyone who submitted, was asked or acted, in any round: who may see the instance. */
   readonly participants: readonly string[]
+  /** The outbox (persistence.ts): history entries from this index on are not yet relayed as events. */
+  readonly events_relayed?: number
+  readonly events_pending?: boolean
 }
 
 /** What an entity's answer says of its instance. */
@@ -157,6 +160,8 @@ export interface DefinitionInput {
 export interface OverdueReport {
   readonly marked: number
   readonly escalated: number
+  /** Stages whose pending approvers were reminded that they are due within a day. */
+  readonly due_soon: number
 }
 
 /** A stage of an instance as `stages` answers it: the stored stage with its definition's name and rule. */

@@ -67,9 +67,19 @@ export function jobContract(t: Test, suite: DriverSuite): void {
     t.same((await driver.list({ state: 'completed', limit: 10, offset: 0 })).items.map((j) => j.id), [id])
     t.equal((await driver.list({ state: 'failed', limit: 10, offset: 0 })).total, 0)
     const queues = await driver.queues()
-    t.same(queues.map((q) => q.name), ['campus-sync', 'publication-import', 'citation-refresh', 'maintenance'])
+    t.same(queues.map((q) => q.name), ['campus-sync', 'publication-import', 'citation-refresh', 'maintenance', 'notifications'])
     t.same(queues[0], { name: 'campus-sync', counts: { waiting: 0, active: 0, completed: 1, failed: 0, delayed: 0 }, paused: false })
     t.equal(await driver.job('no-such-job'), null)
+  })
+
+  t.test('a delayed job waits as delayed, then runs', async (t) => {
+    const backing = await suite.backing(t)
+    const ran = gate()
+    const driver = await backing.open({ notifications: { later: async () => { ran.open(); return { done: true } } } })
+    const { id } = await driver.enqueue('notifications', 'later', {}, { delayMs: 1500 })
+    t.equal((await driver.job(id))?.state, 'delayed', 'it is delayed at first')
+    await ran.opened
+    t.match(await finished(driver, id), { state: 'completed', result: { done: true } })
   })
 
   t.test('lists are newest first and paged', async (t) => {

@@ -33,8 +33,9 @@ const roles: Record<Who, Role> = {
  * advised by Fay, committee C1–C3), Gus (faculty, unrelated), Stu (staff), two admins with Person
  * records. C1–C3 also sit on the fellowship and awards committees (groups of their users).
  */
-export async function workflowDepartment(t: Test) {
-  const { app } = await buildTestApp(t)
+export async function workflowDepartment(t: Test, env: Record<string, string> = {}) {
+  const testApp = await buildTestApp(t, env)
+  const { app } = testApp
   const records = app.records
   const user = async (who: Who) => records.create('User', { email: emails[who], role: roles[who], affiliation: [] }, { key: userIdForEmail(emails[who]).slice('User/'.length) })
   const person = async (type: string, who: Who, extra: object = {}) =>
@@ -57,7 +58,9 @@ export async function workflowDepartment(t: Test) {
   }
   const as = (who: Who) => principal(emails[who], roles[who])
   const workflows: WorkflowService = app.workflows
-  return { app, records, workflows, as, ids: { admin, admin2, fay, fred, gus, c1, c2, c3, stu, una, gina } }
+  /** `app.inject` over HTTP as one of the department. */
+  const http = (who: Who) => testApp.as(emails[who], roles[who])
+  return { app, records, workflows, as, http, config: testApp.config, ids: { admin, admin2, fay, fred, gus, c1, c2, c3, stu, una, gina } }
 }
 
 export type Department = Awaited<ReturnType<typeof workflowDepartment>>

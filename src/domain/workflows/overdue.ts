@@ -22,6 +22,22 @@ export function markOverdue<I extends WorkflowInstance>(instance: I, now: Date):
   return applied<I>(draft)
 }
 
+/**
+ * Once per stage and round, within `windowMs` of its due_at, records that the active stage is due soon
+ * (its pending approvers hear of it); a repeat, or a stage already overdue, changes nothing.
+ */
+export function markDueSoon<I extends WorkflowInstance>(instance: I, now: Date, windowMs: number): Outcome<I> {
+  const stage = activeStage(instance)
+  if (!stage?.due_at) return unchanged(instance)
+  const due = Date.parse(stage.due_at)
+  if (now.getTime() >= due || now.getTime() < due - windowMs) return unchanged(instance)
+  const told = instance.history.some((e) => e.action === 'due_soon' && e.stage === stage.key && e.round === instance.round && (stage.activated_at === undefined || e.at >= stage.activated_at))
+  if (told || !approvalsOfRound(stage, instance.round).some((a) => a.status === 'pending')) return unchanged(instance)
+  const draft = draftOf(instance)
+  draft.history.push({ at: now.toISOString(), actor: systemActor, action: 'due_soon', stage: stage.key, round: draft.round, comment: `due at ${stage.due_at}` })
+  return applied<I>(draft)
+}
+
 /** When an active stage escalates: twice its due time after it activated. */
 export function escalatesAt(stage: { readonly activated_at?: string }, dueInDays: number): string | undefined {
   return stage.activated_at === undefined ? undefined : new Date(Date.parse(stage.activated_at) + 2 * dueInDays * 86_400_000).toISOString()

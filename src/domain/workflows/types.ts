@@ -29,7 +29,7 @@ export type MilestoneStatus = (typeof milestoneStatuses)[number]
 
 export const workflowActions = [
   'submit', 'resubmit', 'approve', 'reject', 'request_revision', 'delegate', 'withdraw',
-  'override_approve', 'override_reject', 'override_request_revision', 'overdue', 'escalate', 'voided',
+  'override_approve', 'override_reject', 'override_request_revision', 'due_soon', 'overdue', 'escalate', 'voided',
 ] as const
 export type WorkflowAction = (typeof workflowActions)[number]
 

@@ -132,6 +132,7 @@ export class BullJobDriver implements JobDriver {
       const jobId = newJobId()
       const job = await q.add(name, data, {
         ...jobOptions(options), jobId,
+        ...(options.delayMs !== undefined && options.delayMs > 0 ? { delay: options.delayMs } : {}),
         ...(options.dedupKey !== undefined ? { deduplication: { id: options.dedupKey } } : {}),
       })
       return { id: job.id!, folded: job.id !== jobId }

@@ -187,10 +187,12 @@ export class EmbeddedJobDriver implements JobDriver {
   private async insert(queue: QueueName, name: string, data: Record<string, unknown>, options: EnqueueOptions, scheduler: string | null): Promise<string> {
     const now = new Date().toISOString()
     const id = newJobId()
+    const delayed = options.delayMs !== undefined && options.delayMs > 0
     await this.jobs.insertOne({
-      _id: id, queue, name, state: 'waiting', data: JSON.stringify(data), progress: null, attempts: 0,
+      _id: id, queue, name, state: delayed ? 'delayed' : 'waiting', data: JSON.stringify(data), progress: null, attempts: 0,
       max_attempts: options.attempts ?? defaultAttempts, backoff_ms: options.backoffMs ?? defaultBackoffMs, stalls: 0,
-      result: null, error: null, created_at: now, started_at: null, finished_at: null, run_at: now,
+      result: null, error: null, created_at: now, started_at: null, finished_at: null,
+      run_at: delayed ? new Date(Date.parse(now) + options.delayMs!).toISOString() : now,
       dedup_key: options.dedupKey ?? null, lease_until: null, lease_token: null, scheduler,
     })
     return id

@@ -69,7 +69,7 @@ export type EntityStatus = 'draft' | 'submitted' | 'revision_requested' | 'appro
 export type InstanceStatus = 'in_review' | 'approved' | 'rejected' | 'revision_requested' | 'withdrawn'
 
 /** An action recorded in a workflow instance's history */
-export type WorkflowAction = 'submit' | 'resubmit' | 'approve' | 'reject' | 'request_revision' | 'delegate' | 'withdraw' | 'override_approve' | 'override_reject' | 'override_request_revision' | 'overdue' | 'escalate' | 'voided'
+export type WorkflowAction = 'submit' | 'resubmit' | 'approve' | 'reject' | 'request_revision' | 'delegate' | 'withdraw' | 'override_approve' | 'override_reject' | 'override_request_revision' | 'due_soon' | 'overdue' | 'escalate' | 'voided'
 
 /** A graduate milestone's progress (the interface spec's MilestoneStatus) */
 export type MilestoneStatus = 'not_started' | 'in_progress' | 'submitted' | 'approved'

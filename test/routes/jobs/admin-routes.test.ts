@@ -95,7 +95,7 @@ for (const driver of ['embedded', 'bullmq'] as const) {
 
     t.test('queues: counts, pause and resume', async (t) => {
       const queues = (await ops({ method: 'GET', url: '/api/queues' })).json()
-      t.same(queues.map((q: { name: string }) => q.name), ['campus-sync', 'publication-import', 'citation-refresh', 'maintenance'])
+      t.same(queues.map((q: { name: string }) => q.name), ['campus-sync', 'publication-import', 'citation-refresh', 'maintenance', 'notifications'])
       t.match(queues[0], { counts: { waiting: 0, active: 0, delayed: 0 }, paused: false })
       t.ok(queues[0].counts.completed >= 2)
       const paused = await ops({ method: 'POST', url: '/api/queues/campus-sync/pause' })

@@ -7064,7 +7064,7 @@ export interface components {
          * @description What was done
          * @enum {string}
          */
-        WorkflowAction: "submit" | "resubmit" | "approve" | "reject" | "request_revision" | "delegate" | "withdraw" | "override_approve" | "override_reject" | "override_request_revision" | "overdue" | "escalate" | "voided";
+        WorkflowAction: "submit" | "resubmit" | "approve" | "reject" | "request_revision" | "delegate" | "withdraw" | "override_approve" | "override_reject" | "override_request_revision" | "due_soon" | "overdue" | "escalate" | "voided";
         /**
          * @description The domain whose entities run through this workflow
          * @enum {string}
@@ -7319,7 +7319,7 @@ export interface components {
                  * @description What was done
                  * @enum {string}
                  */
-                action: "submit" | "resubmit" | "approve" | "reject" | "request_revision" | "delegate" | "withdraw" | "override_approve" | "override_reject" | "override_request_revision" | "overdue" | "escalate" | "voided";
+                action: "submit" | "resubmit" | "approve" | "reject" | "request_revision" | "delegate" | "withdraw" | "override_approve" | "override_reject" | "override_request_revision" | "due_soon" | "overdue" | "escalate" | "voided";
                 /** @description Key of the stage acted on */
                 stage?: string;
                 /** @description The review round */
@@ -11124,7 +11124,7 @@ export interface operations {
                 limit?: number;
                 /** @description Records to skip */
                 offset?: number;
-                /** @description campus-sync, publication-import, citation-refresh, maintenance */
+                /** @description campus-sync, publication-import, citation-refresh, maintenance, notifications */
                 queue?: string;
                 /** @description waiting, active, completed, failed, delayed */
                 state?: "waiting" | "active" | "completed" | "failed" | "delayed";
@@ -11251,7 +11251,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description campus-sync, publication-import, citation-refresh, maintenance */
+                /** @description campus-sync, publication-import, citation-refresh, maintenance, notifications */
                 queueName: string;
             };
             cookie?: never;
@@ -11285,7 +11285,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description campus-sync, publication-import, citation-refresh, maintenance */
+                /** @description campus-sync, publication-import, citation-refresh, maintenance, notifications */
                 queueName: string;
                 /** @description The job id */
                 jobId: string;
@@ -11317,7 +11317,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description campus-sync, publication-import, citation-refresh, maintenance */
+                /** @description campus-sync, publication-import, citation-refresh, maintenance, notifications */
                 queueName: string;
             };
             cookie?: never;
@@ -11346,7 +11346,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description campus-sync, publication-import, citation-refresh, maintenance */
+                /** @description campus-sync, publication-import, citation-refresh, maintenance, notifications */
                 queueName: string;
             };
             cookie?: never;
@@ -11399,7 +11399,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description campus-sync, publication-import, citation-refresh, maintenance */
+                /** @description campus-sync, publication-import, citation-refresh, maintenance, notifications */
                 queueName: string;
             };
             cookie?: never;
@@ -11449,7 +11449,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description campus-sync, publication-import, citation-refresh, maintenance */
+                /** @description campus-sync, publication-import, citation-refresh, maintenance, notifications */
                 queueName: string;
                 id: string;
             };

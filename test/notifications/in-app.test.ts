@@ -1,0 +1,36 @@
+import t from 'tap'
+import { workflowDepartment } from '../workflows/support.js'
+
+t.test('a submission tells the advisors in the app, once, and never the student who submitted', async (t) => {
+  const { app, workflows, as, http, ids } = await workflowDepartment(t)
+  const draft = await workflows.create('honors_thesis', as('una'), { student: ids.una, advisor: ids.fay, title: 'Tides', abstract: 'A', term: '25F' })
+  await workflows.submit('honors_thesis', as('una'), draft._id)
+  await app.notifications.relay.idle()
+  const fay = await (await http('fay')({ method: 'GET', url: '/api/notifications' })).json()
+  t.equal(fay.total, 1, 'one notice for the advisor')
+  t.match(fay.items[0], { type: 'workflow.stage_activated', subject: draft._id, title: 'Tides', link: `/approvals/thesis/${encodeURIComponent(draft._id)}`, read_at: null })
+  t.equal(fay.unread, 1)
+  const una = await (await http('una')({ method: 'GET', url: '/api/notifications' })).json()
+  t.equal(una.total, 0, 'the submitter is not told of their own act')
+  await app.notifications.relay.sweep(new Date())
+  t.equal((await (await http('fay')({ method: 'GET', url: '/api/notifications' })).json()).total, 1, 'a sweep writes nothing twice')
+
+  const read = await http('fay')({ method: 'POST', url: `/api/notifications/${fay.items[0]._id}/read` })
+  t.equal(read.statusCode, 200)
+  t.ok(read.json().read_at)
+  t.equal((await http('una')({ method: 'POST', url: `/api/notifications/${fay.items[0]._id}/read` })).statusCode, 404, "another's notification is not found")
+  t.equal((await (await http('fay')({ method: 'GET', url: '/api/notifications?unread=true' })).json()).total, 0)
+
+  await workflows.decide('honors_thesis', as('fay'), draft._id, { decision: 'approve' })
+  await app.notifications.relay.idle()
+  const admin = await (await http('admin')({ method: 'GET', url: '/api/notifications' })).json()
+  t.match(admin.items.map((i: { type: string }) => i.type), ['workflow.stage_activated'], 'the decision activates the admins\' stage')
+  const student = await (await http('una')({ method: 'GET', url: '/api/notifications' })).json()
+  t.same(student.items.map((i: { type: string }) => i.type), ['workflow.decided'], 'the student hears of the decision')
+  await workflows.decide('honors_thesis', as('admin'), draft._id, { decision: 'approve' })
+  await app.notifications.relay.idle()
+  const after = await (await http('una')({ method: 'GET', url: '/api/notifications' })).json()
+  t.same(after.items.map((i: { type: string }) => i.type), ['workflow.approved', 'workflow.decided'])
+  const all = await http('una')({ method: 'POST', url: '/api/notifications/read-all' })
+  t.same(all.json(), { marked: 2 })
+})
