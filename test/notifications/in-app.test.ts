@@ -1,4 +1,5 @@
 import t from 'tap'
+import { listen, send } from '../auth/support.js'
 import { workflowDepartment } from '../workflows/support.js'
 
 t.test('a submission tells the advisors in the app, once, and never the student who submitted', async (t) => {
@@ -33,4 +34,32 @@ t.test('a submission tells the advisors in the app, once, and never the student 
   t.same(after.items.map((i: { type: string }) => i.type), ['workflow.approved', 'workflow.decided'])
   const all = await http('una')({ method: 'POST', url: '/api/notifications/read-all' })
   t.same(all.json(), { marked: 2 })
+})
+
+t.test('an instance stored before there were events relays only what is written after, not its past', async (t) => {
+  const { app, workflows, as, http, ids } = await workflowDepartment(t)
+  const draft = await workflows.create('honors_thesis', as('una'), { student: ids.una, advisor: ids.fay, title: 'Old', abstract: 'A', term: '25F' })
+  const { instance } = await workflows.submit('honors_thesis', as('una'), draft._id)
+  await app.notifications.relay.idle()
+  // As an instance written before the outbox existed: no outbox fields, and no events of its past.
+  await app.store.collection('workflow_instances').updateOne({ _id: instance._id }, { $unset: { events_pending: true, events_relayed: true } })
+  await app.store.collection('notification_events').deleteMany({})
+  await app.store.collection('notifications').deleteMany({})
+  await workflows.decide('honors_thesis', as('fay'), draft._id, { decision: 'approve' })
+  await app.notifications.relay.idle()
+  const events = await app.store.collection('notification_events').find({})
+  t.same(events.map((e) => e._id).sort(), [`${instance._id}#2/workflow.decided`, `${instance._id}#2/workflow.stage_activated`], 'only the new entry\'s events')
+  t.equal((await (await http('fay')({ method: 'GET', url: '/api/notifications' })).json()).total, 0, 'the advisor is not told again of the submission')
+})
+
+t.test('notifications are for signed-in people: no token is a 401, an API key a 403, bad ids and fields a 400', async (t) => {
+  const { app, http } = await workflowDepartment(t)
+  t.equal((await app.inject({ method: 'GET', url: '/api/notifications' })).statusCode, 401)
+  const key = (await http('fay')({ method: 'POST', url: '/api/api-keys', payload: { name: 'k', permissions: ['read_courses'] } })).json() as { key: string }
+  t.match(key.key, /^adks_/)
+  t.equal((await send(await listen(app), 'GET', '/api/notifications', { 'X-API-Key': key.key })).status, 403, 'workflow news is people\'s, not keys\'')
+  t.equal((await http('fay')({ method: 'GET', url: '/api/notifications?limit=100000' })).statusCode, 400)
+  t.equal((await http('fay')({ method: 'GET', url: '/api/notifications?unread=maybe' })).statusCode, 400)
+  t.equal((await http('fay')({ method: 'POST', url: '/api/notifications/%7B%22%24ne%22%3A1%7D/read' })).statusCode, 400)
+  t.equal((await http('fay')({ method: 'POST', url: '/api/notifications/abcdefabcdefabcdefabcdef/read' })).statusCode, 404)
 })
