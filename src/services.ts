@@ -35,6 +35,7 @@ import { checkStoredClientSecret } from './campus-sync/client-secret.js'
 import { registerCampusSyncJobs } from './campus-sync/jobs.js'
 import { openStore } from './store/open.js'
 import type { IndexSpec, Store } from './store/port.js'
+import { wireOutcomes } from './notifications/outcomes.js'
 import { Notifications } from './notifications/service.js'
 import { overdueMaintenance } from './workflows/overdue.js'
 import { Approvers } from './workflows/approvers.js'
@@ -155,14 +156,15 @@ export async function createServices(config: Config, schema: CompiledSchema, log
   const jobs = await openJobs(config, store, log, { runJobs: config.workers === 'inline', closeGraceMs: Math.floor(config.shutdownGraceMs / 2) })
   const approvers = new Approvers(store, records, schema)
   const notifications = await Notifications.open({ store, records, schema, config, jobs, secrets, log, admins: () => approvers.admins() }, workflows.instancesStore)
+  const outcomes = wireOutcomes(notifications.events, jobs, () => approvers.admins())
   const maintenance = {
     ...revocationMaintenance(revocations), ...usageMaintenance(store, config.keyUsageRetentionDays), ...auditMaintenance(auditLog, log), ...overdueMaintenance(workflows.overdue),
     ...notifications.maintenance,
   }
   jobs.register('maintenance', maintenanceHandlers(maintenance))
   const invalidate = (collection: string) => responseCache.invalidate(collection)
-  registerCampusSyncJobs(jobs, { records, schema, enrollments, auditLog, secrets })
-  registerPublicationJobs(jobs, { records, schema, openalex: config.openalex, invalidate })
+  registerCampusSyncJobs(jobs, { records, schema, enrollments, auditLog, secrets, events: outcomes.syncs })
+  registerPublicationJobs(jobs, { records, schema, openalex: config.openalex, invalidate, events: outcomes.imports })
   return {
     services: {
       store, keys, secrets, records, users, revocations, apiKeys, usageLog, people, auditLog, enrollments, studentReferences, requirements, progress, plans,

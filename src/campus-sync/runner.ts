@@ -19,6 +19,7 @@ import { applyPlan } from './apply.js'
 import { loadSyncConfig, sourceKey, type CampusSyncConfig } from './config.js'
 import { currentRecord, loadKind, type KindRecords } from './current.js'
 import { instructorPlan } from './instructors.js'
+import { syncEvent, type SyncEvents } from './outcomes.js'
 import { oneRosterSystem, openSource, type Read, type SourceOptions } from './source.js'
 import { readWatermarks, saveWatermark } from './watermarks.js'
 
@@ -67,6 +68,8 @@ export interface SyncDeps {
   /** The configuration to use instead of the stored one. */
   readonly config?: CampusSyncConfig
   readonly sourceOptions?: SourceOptions
+  /** Where a run's outcome event goes, right after its SyncRun record; none, none is written. */
+  readonly events?: SyncEvents
   readonly now?: () => Date
 }
 
@@ -81,7 +84,8 @@ const ownedHere: Record<SyncKind, ReadonlySet<string>> = {
  * One campus sync run of a kind (DESIGN 6.4): read the source, plan every change, refuse the whole run if
  * the mass-deactivation guard trips, else write page by page. Rows a source delivered before failing are
  * applied (without deactivating anything by absence, since the rest never came) and the run fails with
- * the reason. Every run leaves a SyncRun record.
+ * the reason. Every run leaves a SyncRun record, and one that finished or was refused (a real run, not
+ * a dry one) its outcome event after it.
  */
 export async function runCampusSync(deps: SyncDeps, request: CampusSyncRequest, context: Context): Promise<SyncResult> {
   const now = deps.now ?? (() => new Date())
@@ -126,11 +130,19 @@ export async function runCampusSync(deps: SyncDeps, request: CampusSyncRequest, 
       by_kind: byKind, accounted: off === undefined, ...(instructors ? { instructors } : {}), ...(diff ? { diff } : {}),
     }
     const listed = (list: RowError[]) => list.slice(0, 1000).map((e) => ({ row: e.row, sourced_id: (e.sourced_id || '(none)').slice(0, 1000), message: e.message.slice(0, 1000) }))
-    await deps.records.create('SyncRun', {
+    const run = await deps.records.create('SyncRun', {
       system: oneRosterSystem, kind: request.kind, ...(request.term ? { term: request.term } : {}), dry_run: result.dry_run, status,
       ...(said ? { message: said.slice(0, 2000) } : {}), started_at: startedAt, finished_at: now().toISOString(), ...counts,
       accounted: result.accounted, errors: listed(errors), warnings: listed(warnings),
     }, { key: runId })
+    if (deps.events) {
+      const refusal = planned.plans.find((p) => p.refusal)?.refusal
+      const event = syncEvent({
+        runId: run._id, kind: request.kind, ...(request.term ? { term: request.term } : {}), dryRun: result.dry_run, status, counts,
+        errors: errors.length, ...(refusal ? { refusal } : {}),
+      })
+      if (event) await deps.events.record(event)
+    }
     context.log.info(`campus sync of ${request.kind} ${status}`, { ...counts, errors: errors.length, warnings: warnings.length, ...(said ? { message: said } : {}) })
     return result
   }

@@ -73,6 +73,12 @@ export interface JobView {
   readonly finished_at: string | null
 }
 
+/**
+ * Told of a job that failed for good (no attempts left, a PermanentJobError, stalled too often), once,
+ * after its record says failed. Whatever it throws is logged and leaves the job as it is.
+ */
+export type FailureListener = (job: JobView) => void | Promise<void>
+
 export interface EnqueueOptions {
   /**
    * While a job of this queue with the same key is waiting, delayed or running, enqueueing returns that
@@ -147,6 +153,11 @@ export interface JobDriver {
   /** False when there was none. */
   removeScheduler(queue: QueueName, id: string): Promise<boolean>
   schedulers(queue?: QueueName): Promise<SchedulerView[]>
+  /**
+   * Adds a listener for the jobs this process runs that fail for good (the process that ran the last
+   * attempt tells; one that only enqueues tells nothing). `close` waits for the listeners at work.
+   */
+  onFailed(listener: FailureListener): void
   /** Stops taking jobs, asks running ones to stop at a checkpoint, and hands back those that do not finish in time. */
   close(): Promise<void>
 }

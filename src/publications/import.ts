@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { OpenAlexClient } from './openalex/client.js'
 import { OpenAlexBudgetError } from './openalex/errors.js'
 import { orcid as asOrcid, shortId } from '../domain/publications/openalex-ids.js'
@@ -9,6 +10,7 @@ import type { JobContext } from '../jobs/port.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
 import { checkpoint } from '../jobs/checkpoint.js'
+import { importEvent, type ImportEvents } from './outcomes.js'
 import { markOf, savePersonImport, type ImportWarning } from './person-results.js'
 import { usableFields } from './usable-fields.js'
 
@@ -18,10 +20,14 @@ export interface PublicationDeps {
   readonly openalex: OpenAlexClient
   /** The response cache's invalidation (app.responseCache): called for what a finished run touched. */
   readonly invalidate: (collection: string) => void
+  /** Where a finished run's outcome event goes; none, none is written. */
+  readonly events?: ImportEvents
   readonly now?: () => Date
 }
 
 export interface ImportResult {
+  /** The run's id: the subject of its outcome event. */
+  run_id: string
   status: 'completed' | 'stopped'
   people: number
   created: number
@@ -53,7 +59,7 @@ async function departmentAuthors(deps: PublicationDeps): Promise<ApiRecord[]> {
  */
 export async function runPublicationImport(deps: PublicationDeps, request: { personId?: string }, context: Context): Promise<ImportResult> {
   const now = deps.now ?? (() => new Date())
-  const result: ImportResult = { status: 'completed', people: 0, created: 0, updated: 0, unchanged: 0, rejected: 0, errors: [], warnings: [] }
+  const result: ImportResult = { run_id: randomUUID(), status: 'completed', people: 0, created: 0, updated: 0, unchanged: 0, rejected: 0, errors: [], warnings: [] }
   try {
     const everyone = await departmentAuthors(deps)
     const people = request.personId === undefined ? everyone.filter((p) => p.type === 'Faculty') : everyone.filter((p) => p._id === request.personId)
@@ -61,12 +67,13 @@ export async function runPublicationImport(deps: PublicationDeps, request: { per
     const rejected = await deps.records.find(deps.schema.class('RejectedWork')!, {})
     const rejections = { workIds: new Set(rejected.map((r) => String(r.work_id))), dois: new Set(rejected.flatMap((r) => (typeof r.doi === 'string' ? [r.doi] : []))) }
     const existing: StoredPublication[] = await deps.records.find(deps.schema.class('Publication')!, {})
+    const newWorks = new Set<string>()
     for (const [index, person] of people.entries()) {
       checkpoint(context.signal)
       await context.progress(Math.round((100 * index) / Math.max(1, people.length)), `importing works of ${person._id}`)
       const mark = markOf(result)
       try {
-        await importPerson(deps, person, authors, existing, rejections, result, now, context)
+        await importPerson(deps, person, authors, existing, rejections, { result, newWorks }, now, context)
         result.people++
         await savePersonImport(deps, person._id, 'completed', mark, result, now())
       } catch (error) {
@@ -81,6 +88,12 @@ export async function runPublicationImport(deps: PublicationDeps, request: { per
         await savePersonImport(deps, person._id, 'failed', mark, result, now())
       }
     }
+    if (deps.events) {
+      await deps.events.record(importEvent({
+        runId: result.run_id, ...(request.personId !== undefined ? { personId: request.personId } : {}), status: result.status,
+        people: result.people, created: result.created, updated: result.updated, unchanged: result.unchanged, newWorks,
+      }))
+    }
     return result
   } finally {
     for (const collection of touched) deps.invalidate(collection)
@@ -89,8 +102,9 @@ export async function runPublicationImport(deps: PublicationDeps, request: { per
 
 async function importPerson(
   deps: PublicationDeps, person: ApiRecord, authors: DepartmentAuthor[], existing: StoredPublication[],
-  rejections: { workIds: Set<string>; dois: Set<string> }, result: ImportResult, now: () => Date, context: Context,
+  rejections: { workIds: Set<string>; dois: Set<string> }, tally: { result: ImportResult; newWorks: Set<string> }, now: () => Date, context: Context,
 ): Promise<void> {
+  const { result, newWorks } = tally
   const openalexId = typeof person.bibliography_source_id === 'string' ? shortId(person.bibliography_source_id, 'A') : undefined
   const orcid = typeof person.researcher_registry_id === 'string' ? asOrcid(person.researcher_registry_id) : undefined
   const resolved = await deps.openalex.author(openalexId ? { openalexId } : { orcid })
@@ -114,6 +128,7 @@ async function importPerson(
         const created = await deps.records.create('Publication', usable.fields)
         existing.push(created)
         result.created++
+        for (const author of created.dept_authors) newWorks.add(author)
         warn(work.source_id, usable.warnings)
       } catch (error) {
         if (!isAppError(error) || error.statusCode >= 500) throw error
@@ -132,6 +147,8 @@ async function importPerson(
       const updated = await deps.records.update(_id, usable.fields, { className: 'Publication' })
       existing.splice(existing.findIndex((p) => p._id === _id), 1, updated)
       result.updated++
+      // A work newly linked to a department member is new on their list, though not to the department.
+      for (const author of updated.dept_authors) if (!stored?.dept_authors.includes(author)) newWorks.add(author)
     }
   }
 }

@@ -143,6 +143,42 @@ export function jobContract(t: Test, suite: DriverSuite): void {
     t.equal((await driver.queues())[2]!.counts.failed, 2)
   })
 
+  t.test('a job failing for good tells its failure listener once', async (t) => {
+    const backing = await suite.backing(t)
+    let fixed = false
+    const driver = await backing.open({
+      'citation-refresh': {
+        flaky: async ({ attempt }) => { if (attempt < 2) throw new Error('try again'); return {} },
+        broken: async () => { if (!fixed) throw new Error('always broken'); return {} },
+        bad: async () => { throw new PermanentJobError('no such person') },
+      },
+    })
+    const told: { job: JobView; recorded: string | undefined }[] = []
+    driver.onFailed(async (job) => { told.push({ job, recorded: (await driver.job(job.id))?.state }) })
+    const flaky = await driver.enqueue('citation-refresh', 'flaky', {}, { attempts: 2, backoffMs: 40 })
+    const broken = await driver.enqueue('citation-refresh', 'broken', {}, { attempts: 2, backoffMs: 40 })
+    const bad = await driver.enqueue('citation-refresh', 'bad', {}, { attempts: 3, backoffMs: 40 })
+    for (const { id } of [flaky, broken, bad]) await finished(driver, id)
+    // One queue runs one job at a time, oldest first: once a later failure is told, any second telling of these would be in.
+    const last = await driver.enqueue('citation-refresh', 'bad', { last: true }, { attempts: 1 })
+    await until(async () => told.some((x) => x.job.id === last.id), 'the last failure to be told')
+    const ids = told.map((x) => x.job.id)
+    t.same([broken.id, bad.id, last.id].map((id) => ids.filter((i) => i === id).length), [1, 1, 1], 'each failure is told once')
+    t.notOk(ids.includes(flaky.id), 'a job that failed an attempt and then succeeded is not told')
+    t.match(told.find((x) => x.job.id === broken.id), { job: { queue: 'citation-refresh', name: 'broken', state: 'failed', attempts: 2, error: 'always broken' }, recorded: 'failed' })
+    t.match(told.find((x) => x.job.id === bad.id), { job: { state: 'failed', attempts: 1, error: 'no such person' }, recorded: 'failed' }, 'a permanent error at its first attempt')
+    t.ok(told.every((x) => x.job.finished_at), 'the finishing time is told')
+
+    await driver.retry('citation-refresh', broken.id)
+    await until(async () => told.filter((x) => x.job.id === broken.id).length === 2, 'the retried job\'s second failure')
+    const [first, second] = told.filter((x) => x.job.id === broken.id)
+    t.not(second!.job.finished_at, first!.job.finished_at, 'a retried job that fails again is another failure, told again')
+    fixed = true
+    await driver.retry('citation-refresh', broken.id)
+    t.match(await until(async () => { const job = await driver.job(broken.id); return job?.state === 'completed' ? job : null }, 'the fixed job'), { state: 'completed' })
+    t.equal(told.filter((x) => x.job.id === broken.id).length, 2, 'a success tells nothing')
+  })
+
   t.test('a failed job can be retried; only a failed one, and only in its own queue', async (t) => {
     const backing = await suite.backing(t)
     let fixed = false

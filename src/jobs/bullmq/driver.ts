@@ -1,9 +1,10 @@
 import { Queue, UnrecoverableError, WaitingError, Worker, type Job, type JobsOptions } from 'bullmq'
 import { Redis } from 'ioredis'
+import { FailureListeners } from '../failure-listeners.js'
 import {
   defaultAttempts, defaultBackoffMs, jobLog, JobNotFailedError, JobsUnavailableError, newJobId, PermanentJobError, queueNames,
   shutdownReason, UnknownJobError,
-  type DriverLogger, type Enqueued, type EnqueueOptions, type HandlerMap, type JobDriver, type JobListQuery, type JobState, type JobView,
+  type DriverLogger, type Enqueued, type EnqueueOptions, type FailureListener, type HandlerMap, type JobDriver, type JobListQuery, type JobState, type JobView,
   type QueueName, type QueueSummary, type ScheduleSpec, type SchedulerView,
 } from '../port.js'
 import { checkSchedule } from '../schedule.js'
@@ -76,8 +77,11 @@ export class BullJobDriver implements JobDriver {
   private closing = false
   /** Jobs running in this process, until BullMQ has recorded their outcome (or they went back to waiting). */
   private readonly inFlight = new Map<string, { settled: Promise<void>; settle: () => void }>()
+  private readonly failures: FailureListeners
 
-  constructor(private readonly options: BullDriverOptions) {}
+  constructor(private readonly options: BullDriverOptions) {
+    this.failures = new FailureListeners(options.log)
+  }
 
   register(queue: QueueName, handlers: HandlerMap): void {
     this.handlers.set(queue, { ...this.handlers.get(queue), ...handlers })
@@ -101,8 +105,13 @@ export class BullJobDriver implements JobDriver {
       })
       worker.on('error', (err) => this.options.log.error({ err, queue }, 'job worker error'))
       worker.on('failed', (job, err) => {
-        if (job) this.landed(job.id!)
         this.options.log.warn({ err, queue, job: job?.id, name: job?.name }, 'job attempt failed')
+        if (!job) return
+        // BullMQ sets finishedOn only when it moved the job to failed for good (a retry clears it), and
+        // emits this after the move: the record says failed by now. A job failed for stalling too often
+        // is failed here too, by the worker that takes it up next.
+        const told = job.finishedOn ? this.failures.tell(bullJobView(queue, job, 'failed')) : Promise.resolve()
+        void told.then(() => this.landed(job.id!))
       })
       worker.on('completed', (job) => this.landed(job.id!))
       this.workers.push(worker)
@@ -224,6 +233,10 @@ export class BullJobDriver implements JobDriver {
     return views
   }
 
+  onFailed(listener: FailureListener): void {
+    this.failures.add(listener)
+  }
+
   async close(): Promise<void> {
     this.closing = true
     // Paused first, so that no worker takes a job (a handed-back one included) while the others stop.
@@ -237,6 +250,7 @@ export class BullJobDriver implements JobDriver {
     // Every outcome is recorded by now, so the workers close by force: BullMQ's graceful close waits on
     // its blocking connection, and never returns while Redis is unreachable (taskforcesh/bullmq#4656).
     await Promise.all(this.workers.map((worker) => bounded(worker.close(true), 5000)))
+    await bounded(this.failures.settled(), this.options.closeGraceMs ?? 10_000)
     for (const connection of this.workerConnections) connection.disconnect()
     await Promise.all([...this.queueObjects.values()].map((q) => bounded(q.close(), 2000)))
     this.queueObjects.clear()

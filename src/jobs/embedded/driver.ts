@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import type { Collection, Filter, Store } from '../../store/port.js'
+import { FailureListeners } from '../failure-listeners.js'
 import {
   backoffDelay, defaultAttempts, defaultBackoffMs, jobLog, JobNotFailedError, newJobId, PermanentJobError, queueNames, shutdownReason,
   UnknownJobError,
-  type DriverLogger, type Enqueued, type EnqueueOptions, type HandlerMap, type JobDriver, type JobListQuery, type JobState, type JobView,
+  type DriverLogger, type Enqueued, type EnqueueOptions, type FailureListener, type HandlerMap, type JobDriver, type JobListQuery, type JobState, type JobView,
   type QueueName, type QueueSummary, type ScheduleSpec, type SchedulerView,
 } from '../port.js'
 import { checkSchedule, nextRun } from '../schedule.js'
@@ -53,6 +54,7 @@ export class EmbeddedJobDriver implements JobDriver {
   private readonly leaseMs: number
   private readonly maxStalls: number
   private readonly closeGraceMs: number
+  private readonly failures: FailureListeners
   private timer: NodeJS.Timeout | undefined
   private loop: Promise<void> = Promise.resolve()
   private wakePending = false
@@ -68,6 +70,7 @@ export class EmbeddedJobDriver implements JobDriver {
     this.leaseMs = options.leaseMs ?? 30_000
     this.maxStalls = options.maxStalls ?? 1
     this.closeGraceMs = options.closeGraceMs ?? 10_000
+    this.failures = new FailureListeners(options.log)
   }
 
   static async open(store: Store, options: EmbeddedDriverOptions): Promise<EmbeddedJobDriver> {
@@ -171,6 +174,10 @@ export class EmbeddedJobDriver implements JobDriver {
     return docs.map(schedulerView)
   }
 
+  onFailed(listener: FailureListener): void {
+    this.failures.add(listener)
+  }
+
   async close(): Promise<void> {
     this.closing = true
     clearInterval(this.timer)
@@ -182,6 +189,7 @@ export class EmbeddedJobDriver implements JobDriver {
     await Promise.race([Promise.all(runs.map(([, run]) => run.done)), grace])
     clearTimeout(timer)
     for (const [id, run] of this.running) await this.handBack(id, run.token)
+    await this.failures.settled()
   }
 
   private async insert(queue: QueueName, name: string, data: Record<string, unknown>, options: EnqueueOptions, scheduler: string | null): Promise<string> {
@@ -243,7 +251,10 @@ export class EmbeddedJobDriver implements JobDriver {
         ? { $set: { ...release, state: 'failed' as const, error: 'the job stalled more often than allowed', finished_at: new Date(now).toISOString() } }
         : { $set: { ...release, state: 'waiting' as const, run_at: new Date(now).toISOString() }, $inc: { stalls: 1, attempts: -1 } }
       const moved = await this.jobs.updateOne({ _id: job._id, lease_token: job.lease_token! }, update)
-      if (moved) this.options.log.warn({ job: job._id, queue: job.queue, state: moved.state }, 'a job lost its run (its process stopped)')
+      if (!moved) continue
+      this.options.log.warn({ job: job._id, queue: job.queue, state: moved.state }, 'a job lost its run (its process stopped)')
+      // Told beside the loop, so a slow listener holds up no queue; closing waits for it.
+      if (moved.state === 'failed') void this.failures.tell(jobView(moved))
     }
   }
 
@@ -293,11 +304,13 @@ export class EmbeddedJobDriver implements JobDriver {
       const message = error instanceof Error ? error.message : String(error)
       const final = error instanceof PermanentJobError || job.attempts >= job.max_attempts
       const now = Date.now()
-      await this.jobs.updateOne(mine, {
+      const recorded = await this.jobs.updateOne(mine, {
         $set: final
           ? { state: 'failed', error: message, finished_at: new Date(now).toISOString(), lease_until: null, lease_token: null }
           : { state: 'delayed', error: message, run_at: new Date(now + backoffDelay(job.backoff_ms, job.attempts)).toISOString(), lease_until: null, lease_token: null },
       })
+      // Only the run that still held the lease wrote the failure, so only it tells.
+      if (final && recorded) await this.failures.tell(jobView(recorded))
     } finally {
       clearInterval(renew)
     }

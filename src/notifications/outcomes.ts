@@ -1,0 +1,48 @@
+import type { JobDriver, JobView } from '../jobs/port.js'
+import type { EventLog, OutcomeEvent } from './event-log.js'
+
+/** An outcome addressed to the department admins: they are named when it is written. */
+export type AdminEvent = Omit<OutcomeEvent, 'recipients'>
+
+/** Where the features write their outcome events; each feature declares the shape it writes. */
+export interface OutcomeSinks {
+  /** Campus syncs' events (completed, refused), to the department admins. */
+  readonly syncs: { record(event: AdminEvent): Promise<void> }
+  /** Publication imports' events, each naming its own recipients. */
+  readonly imports: { record(event: OutcomeEvent): Promise<void> }
+}
+
+/**
+ * The notifications queue's own sends are left out: their failures are kept on their deliveries (the
+ * email status, the webhook log), and a notice of them would go out through the same channels that
+ * failed, feeding itself.
+ */
+const untold: ReadonlySet<string> = new Set(['notifications'])
+
+/**
+ * The event of a job that failed for good. Never its error text, which may quote whatever the job read;
+ * the admins read it on the job's page. The key is the job and when it failed, so a job an admin retried
+ * that fails again is told again, and one failure is told once.
+ */
+export function jobFailedEvent(job: JobView): AdminEvent {
+  const failedAt = job.finished_at ? Date.parse(job.finished_at) : undefined
+  return {
+    key: failedAt === undefined ? job.id : `${job.id}@${failedAt}`,
+    type: 'job.failed', source: '/api/admin/jobs', subject: job.id,
+    title: `Job ${job.queue}/${job.name} failed`,
+    link: '/admin/jobs',
+    data: { job: job.id, queue: job.queue, name: job.name, attempts: job.attempts },
+  }
+}
+
+/**
+ * Wires the outcome events of DESIGN 6.7 into the event log: a job failing for good (told by the job
+ * driver of the process that ran it), and the sinks the features write their runs' events to.
+ */
+export function wireOutcomes(log: EventLog, jobs: JobDriver, admins: () => Promise<string[]>): OutcomeSinks {
+  const toAdmins = async (event: AdminEvent) => log.record({ ...event, recipients: await admins() })
+  jobs.onFailed(async (job) => {
+    if (!untold.has(job.queue)) await toAdmins(jobFailedEvent(job))
+  })
+  return { syncs: { record: toAdmins }, imports: { record: (event) => log.record(event) } }
+}
