@@ -78,8 +78,9 @@ export function jobContract(t: Test, suite: DriverSuite): void {
     const driver = await backing.open({ notifications: { later: async () => { ran.open(); return { done: true } } } })
     const { id } = await driver.enqueue('notifications', 'later', {}, { delayMs: 1500 })
     t.equal((await driver.job(id))?.state, 'delayed', 'it is delayed at first')
-    await ran.opened
+    // Polled rather than awaited alone: the drivers' timers do not keep a process alive.
     t.match(await finished(driver, id), { state: 'completed', result: { done: true } })
+    await ran.opened
   })
 
   t.test('lists are newest first and paged', async (t) => {

@@ -66,7 +66,7 @@ t.test('each maintenance job does its work and reports it', async (t) => {
   await store.collection(auditCollection).updateOne({ _id: auditId(2) }, { $set: { success: false } })
   t.match(await run('verify-audit-chain'), { intact: false, firstBrokenAt: 2 })
   t.equal(errors.length, 1, 'a broken chain is logged as an error')
-  t.same(await run('sweep-overdue-approvals'), { marked: 0, escalated: 0 }, 'no instance, nothing overdue')
+  t.same(await run('sweep-overdue-approvals'), { marked: 0, escalated: 0, due_soon: 0 }, 'no instance, nothing overdue')
 })
 
 t.test('the overdue sweep marks late approvals, then adds the department admins twice past the due time; each once', async (t) => {
@@ -79,17 +79,17 @@ t.test('the overdue sweep marks late approvals, then adds the department admins 
   t.equal(Date.parse(due_at!), days(14).getTime(), 'the advisor stage is due 14 days after it activated')
   const sweep = (at: Date) => overdueMaintenance(workflows.overdue)['sweep-overdue-approvals']!.run(at)
 
-  t.same(await sweep(days(13.9)), { marked: 0, escalated: 0 }, 'not yet due')
-  t.same(await sweep(days(14.1)), { marked: 1, escalated: 0 }, 'past due: marked')
+  t.same(await sweep(days(13.9)), { marked: 0, escalated: 0, due_soon: 1 }, 'not yet due: a reminder within a day of it')
+  t.same(await sweep(days(14.1)), { marked: 1, escalated: 0, due_soon: 0 }, 'past due: marked')
   let stage = await advisorStage()
   t.same(stage.approvals.map((a) => [a.approver, a.status, a.overdue]), [[ids.fay, 'pending', true]], 'the advisor\'s approval is overdue')
-  t.same(await sweep(days(20)), { marked: 0, escalated: 0 }, 'a second sweep changes nothing')
+  t.same(await sweep(days(20)), { marked: 0, escalated: 0, due_soon: 0 }, 'a second sweep changes nothing')
   const [item] = (await workflows.pending('honors_thesis', as('fay'), { limit: 10, offset: 0 })).items
   t.match(item, { id: thesis._id, stage: 'advisor', overdue: true }, 'the advisor\'s queue shows it overdue')
 
-  t.same(await sweep(days(28.1)), { marked: 0, escalated: 1 }, 'twice past due: escalated')
-  t.same(await sweep(days(40)), { marked: 1, escalated: 0 }, 'escalated once per activation; the admins added to a late stage are late too')
-  t.same(await sweep(days(41)), { marked: 0, escalated: 0 }, 'and then nothing changes')
+  t.same(await sweep(days(28.1)), { marked: 0, escalated: 1, due_soon: 0 }, 'twice past due: escalated')
+  t.same(await sweep(days(40)), { marked: 1, escalated: 0, due_soon: 0 }, 'escalated once per activation; the admins added to a late stage are late too')
+  t.same(await sweep(days(41)), { marked: 0, escalated: 0, due_soon: 0 }, 'and then nothing changes')
   stage = await advisorStage()
   t.equal(stage.escalated_at, days(28.1).toISOString())
   t.same(stage.approvals.filter((a) => a.source === 'escalation').map((a) => a.approver).sort(), [ids.admin, ids.admin2].sort(), 'both admins added')
