@@ -9,7 +9,12 @@ export interface Page {
   /** The page's module, loaded with its route so a first load fetches only the shell and that page. */
   readonly load: () => Promise<{ default: ComponentType }>
   /** Its entry in the main navigation, for the roles listed (everyone when none are). */
-  readonly nav?: { readonly label: string; readonly roles?: readonly Role[] }
+  readonly nav?: {
+    readonly label: string
+    readonly roles?: readonly Role[]
+    /** Shows the caller's unread notifications beside the label. */
+    readonly unread?: true
+  }
 }
 
 /**
@@ -21,6 +26,7 @@ export const pages: readonly Page[] = [
   { path: '/dashboard', load: () => import('./pages/dashboard'), nav: { label: 'Dashboard' } },
   { path: '/approvals', load: () => import('./pages/approvals'), nav: { label: 'Approvals' } },
   { path: '/approvals/:domain/:id', load: () => import('./pages/approval') },
+  { path: '/notifications', load: () => import('./pages/notifications/index'), nav: { label: 'Notifications', unread: true } },
   { path: '/students/:id/progress', load: () => import('./pages/progress') },
   // The catalog, search, profile and advisees
   { path: '/people', load: () => import('./pages/catalog/people'), nav: { label: 'People' } },

@@ -3,6 +3,7 @@ import { api } from './api/client'
 import type { components } from './api/schema'
 import { pages } from './pages'
 import { sessions, signInPath } from './session'
+import { unread, UnreadLink } from './unread'
 
 export type Me = components['schemas']['CurrentUser']
 
@@ -27,6 +28,7 @@ async function signOut(): Promise<boolean> {
   const session = sessions.get()
   await api('post', '/api/auth/logout').catch(() => undefined)
   sessions.clear()
+  unread.clear()
   if (!session?.saml) return false
   window.location.assign('/api/auth/saml/logout')
   return true
@@ -42,7 +44,7 @@ export function Shell() {
         <nav aria-label="Main">
           <ul>
             {pages.filter(({ nav }) => nav && (!nav.roles || (nav.roles as readonly string[]).includes(me.role))).map(({ path, nav }) => (
-              <li key={path}><NavLink to={path}>{nav!.label}</NavLink></li>
+              <li key={path}>{nav!.unread ? <UnreadLink to={path} label={nav!.label} /> : <NavLink to={path}>{nav!.label}</NavLink>}</li>
             ))}
           </ul>
         </nav>

@@ -2,6 +2,7 @@ import { Link } from 'react-router'
 import { domains } from '../lib/inbox'
 import { useMe } from '../shell'
 import { Alert, Loading, Title, useLoad } from '../ui'
+import { useUnread } from '../unread'
 import { fetchQueues } from './queues'
 import { isOpen, ownRequests, titleOf } from './student/own-requests'
 
@@ -9,6 +10,8 @@ export default function Dashboard() {
   const me = useMe()
   const queues = useLoad(() => fetchQueues(1), [])
   const requests = useLoad(() => ownRequests(me), [me.id])
+  // The navigation's count: the dashboard adds no request for it.
+  const unread = useUnread()
   const open = requests.state === 'ready' ? requests.data.rows.filter((row) => isOpen(row.entity)) : []
   const answered = queues.state === 'ready' ? queues.data.filter((q) => !('error' in q)) : []
   const waiting = answered.reduce((sum, q) => sum + ('total' in q ? q.total : 0), 0)
@@ -28,6 +31,12 @@ export default function Dashboard() {
             </>
           )
         )}
+      </section>
+      <section aria-labelledby="notifications">
+        <h2 id="notifications">Notifications</h2>
+        {unread !== null && (unread === 0
+          ? <p>No unread notifications. <Link to="/notifications">All notifications</Link></p>
+          : <p><Link to="/notifications?unread=true">{unread === 1 ? '1 unread notification' : `${unread} unread notifications`}</Link></p>)}
       </section>
       <section aria-labelledby="your-requests">
         <h2 id="your-requests">Your requests</h2>
