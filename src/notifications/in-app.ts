@@ -73,6 +73,11 @@ export class InApp implements NotificationChannel {
     return { items: items.map(answer), total, unread, limit: query.limit, offset: query.offset }
   }
 
+  /** How many of the caller's notifications (any of their ids) are unread. */
+  unreadCount(ids: readonly string[]): Promise<number> {
+    return this.items.count({ recipient: { $in: ids }, read: false })
+  }
+
   /** Marks one of the caller's notifications read (a repeat keeps the first time); null when it is not theirs. */
   async markRead(ids: readonly string[], id: string, now: Date): Promise<NotificationView | null> {
     const mine = { _id: id, recipient: { $in: ids } }

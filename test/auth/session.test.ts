@@ -22,7 +22,7 @@ t.test('login, me and permissions describe the signed-in user', async (t) => {
   t.equal(me.statusCode, 200)
   t.same(me.json(), {
     id: userIdForEmail('ada@dept.example.edu'), email: 'ada@dept.example.edu', role: 'faculty', campusId: null, personId: null,
-    permissions: [...roleDefaults.faculty].sort(),
+    permissions: [...roleDefaults.faculty].sort(), unread_notifications: 0,
   })
 
   const permissions = await app.inject({ method: 'GET', url: '/api/auth/permissions', headers: bearer(idToken) })

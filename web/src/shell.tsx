@@ -15,7 +15,9 @@ export async function shellLoader({ request }: LoaderFunctionArgs): Promise<Me> 
     sessions.rememberReturnTo(here)
     throw redirect(signInPath(here))
   }
-  return api('get', '/api/auth/me')
+  const me = await api('get', '/api/auth/me')
+  unread.seed(me.unread_notifications)
+  return me
 }
 
 /** The signed-in user, as the shell loaded it; for any page inside the shell. */

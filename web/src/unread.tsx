@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from 'react'
+import { useEffect, useRef, useSyncExternalStore } from 'react'
 import { NavLink, useLocation } from 'react-router'
 import { api } from './api/client'
 import { UnreadCount } from './lib/unread'
@@ -17,13 +17,20 @@ export function useUnread(): number | null {
 
 /**
  * The navigation's entry for the notifications page with the unread count: shown "Notifications 3",
- * named "Notifications, 3 unread". The count is read once per page load and navigation, and again
- * when the window regains focus (another tab may have read them); never on a timer.
+ * named "Notifications, 3 unread". The page load's count comes with GET /api/auth/me (the shell seeds
+ * it); it is read again at each navigation, and when the window regains focus (another tab may have
+ * read them); never on a timer.
  */
 export function UnreadLink({ to, label }: { to: string; label: string }) {
   const count = useUnread()
   const { key } = useLocation()
-  useEffect(() => { void refreshUnread() }, [key])
+  const mounted = useRef(false)
+  useEffect(() => {
+    // The first render's count came with the shell's GET /api/auth/me: no second request for it.
+    if (!mounted.current && unread.get() !== null) { mounted.current = true; return }
+    mounted.current = true
+    void refreshUnread()
+  }, [key])
   useEffect(() => {
     const onFocus = () => { void refreshUnread() }
     window.addEventListener('focus', onFocus)

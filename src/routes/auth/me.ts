@@ -13,6 +13,7 @@ export const CurrentUser = Type.Object({
   campusId: Type.Union([Type.String(), Type.Null()]),
   personId: Type.Union([Type.String(), Type.Null()], { description: 'The Person record the caller is (DESIGN 5.1: by campus id, else by email), if any' }),
   permissions: Type.Array(Type.String({ enum: [...permissions] })),
+  unread_notifications: Type.Integer({ minimum: 0, description: "How many of the caller's notifications are unread (GET /api/notifications), so an app's first screen needs no second request for it" }),
 }, { title: 'CurrentUser' })
 
 /**
@@ -31,6 +32,8 @@ export const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { tags: ['Auth'], summary: 'The signed-in user', response: { 200: CurrentUser, ...errorResponses(401) } },
   }, async (request) => {
     const p = principalOf(request)
-    return { id: p.userId, email: p.email, role: p.role, ...await linkOf(app.people, p), permissions: [...p.permissions].sort() }
+    const link = await linkOf(app.people, p)
+    const unread = await app.notifications.inApp.unreadCount([p.userId, ...(link.personId ? [link.personId] : [])])
+    return { id: p.userId, email: p.email, role: p.role, ...link, permissions: [...p.permissions].sort(), unread_notifications: unread }
   })
 }

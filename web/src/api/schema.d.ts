@@ -3638,6 +3638,8 @@ export interface components {
             /** @description The Person record the caller is (DESIGN 5.1: by campus id, else by email), if any */
             personId: string | null;
             permissions: components["schemas"]["Permission"][];
+            /** @description How many of the caller's notifications are unread (GET /api/notifications), so an app's first screen needs no second request for it */
+            unread_notifications: number;
         };
         /**
          * Degree

@@ -33,6 +33,11 @@ export class UnreadCount {
     for (const listener of this.listeners) listener()
   }
 
+  /** Takes a count another answer carried (GET /api/auth/me's, at page load) as a read that just answered. */
+  seed(count: number): void {
+    this.answered(this.start(), count)
+  }
+
   /** Forgets the count (at sign-out: the next user must not see it); reads still under way are dropped. */
   clear(): void {
     this.shown = this.start()
