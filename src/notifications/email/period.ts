@@ -2,9 +2,17 @@ import type { DigestFrequency } from './preferences.js'
 
 const dayMs = 24 * 60 * 60 * 1000
 
+/** Made once per zone: a formatter costs a millisecond to make, and a digest dates thousands of items. */
+const formatters = new Map<string, Intl.DateTimeFormat>()
+
 /** The calendar date `at` falls on in the time zone. */
 export function localDate(at: Date, timeZone: string): { year: number; month: number; day: number } {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(at)
+  let format = formatters.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric' })
+    formatters.set(timeZone, format)
+  }
+  const parts = format.formatToParts(at)
   const part = (type: string) => Number(parts.find((p) => p.type === type)!.value)
   return { year: part('year'), month: part('month'), day: part('day') }
 }
