@@ -188,3 +188,36 @@ t.test('a title with CR/LF adds no header to the email', async (t) => {
   t.equal(mail!.subject, 'Awaiting your decision: Tides Bcc: eve@evil.example X-Injected: yes body', 'the subject is one line')
   await settled(app)
 })
+
+t.test("FERPA: delegations, revision requests and rejections with comments; no email carries them", async (t) => {
+  const smtp = await smtpServer(t)
+  const dept = await workflowDepartment(t, { SMTP_URL: smtp.url })
+  const { app, http, workflows, as, ids } = dept
+  for (const who of ['fay', 'gus'] as const) await http(who)({ method: 'PUT', url: '/api/notifications/preferences', payload: { email: 'immediate' } })
+  const tides = await thesis(dept, 'fay', 'Tides')
+  await workflows.delegate('honors_thesis', as('fay'), tides._id, { to: ids.gus, comment: `${commentMarker}: over to you` })
+  await workflows.decide('honors_thesis', as('gus'), tides._id, { decision: 'request_revision', comment: `${commentMarker}: grade: B, see the transcript` })
+  await workflows.update('honors_thesis', as('una'), tides._id, { abstract: 'B' })
+  await workflows.submit('honors_thesis', as('una'), tides._id)
+  await app.notifications.relay.idle()
+  await settled(app)
+  const subjects = smtp.received.map((m) => `${m.to.join()} ${m.subject}`).sort()
+  t.same(subjects, [
+    'fay@dept.edu Awaiting your decision: Tides', 'fay@dept.edu Awaiting your decision: Tides',
+    'gus@dept.edu Delegated to you: Tides', 'una@dept.edu Revision requested: Tides',
+  ], 'the delegate, the student on the revision, the advisor at each round')
+  t.same(smtp.violations(), [], 'and none carries a comment, grade or transcript')
+})
+
+t.test('delivery records past NOTIFICATION_RETENTION_DAYS are pruned, unless still owed', async (t) => {
+  const { app } = await workflowDepartment(t, { NOTIFICATION_RETENTION_DAYS: '30' })
+  const now = new Date('2025-06-01T00:00:00Z')
+  const at = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString()
+  const record = (id: string, status: EmailDelivery['status'], days: number): EmailDelivery => ({ _id: id, kind: 'event', recipient: 'Faculty/x', to: null, status, created_at: at(days), attempts: 0 })
+  await deliveriesOf(app).insertMany([
+    record('old-sent', 'sent', 31), record('old-skipped', 'skipped', 40), record('old-held', 'held', 31), record('old-pending', 'pending', 31),
+    record('new-sent', 'sent', 29),
+  ])
+  t.same(await app.maintenance['prune-email-deliveries']!.run(now), { removed: 2 })
+  t.same((await deliveriesOf(app).find({})).map((d) => d._id).sort(), ['new-sent', 'old-held', 'old-pending'])
+})
