@@ -26,12 +26,12 @@ t.test('values are escaped in the HTML part and made one line everywhere', async
 
 t.test('a digest lists each entry, in sections only when they have entries', async (t) => {
   const only = renderDigest('daily', [{ title: 'A & B', link: 'https://d.example/1', stage: 'advisor stage', due: 'due 2025-03-10' }], [])
-  t.equal(only.subject, 'Your daily digest: 1 awaiting your decision, 0 other updates')
+  t.equal(only.subject, 'Your daily digest: 1 awaiting your decision, 0 other update(s)')
   t.match(only.text, '- A & B: advisor stage, due 2025-03-10\n  https://d.example/1')
   t.notMatch(only.text, 'Other updates')
   t.match(only.html, '<li><a href="https://d.example/1">A &amp; B</a>: advisor stage, due 2025-03-10</li>')
   const news = renderDigest('weekly', [], [{ what: 'Approved: Tides', link: 'https://d.example/2' }])
-  t.equal(news.subject, 'Your weekly digest: 0 awaiting your decision, 1 other updates')
+  t.equal(news.subject, 'Your weekly digest: 0 awaiting your decision, 1 other update(s)')
   t.match(news.text, 'Other updates (1)\n\n- Approved: Tides\n  https://d.example/2')
   t.notMatch(news.text, 'Awaiting your decision')
 })

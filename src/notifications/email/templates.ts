@@ -43,7 +43,7 @@ const eventHtml = '<p>{{line}}</p>\n<p><a href="{{link}}">Open it</a></p>\n<p st
 
 /** The digest: a header line, then one item line per entry of each non-empty section. */
 export const digestTemplates = {
-  subject: 'Your {{frequency}} digest: {{awaiting}} awaiting your decision, {{news}} other updates',
+  subject: 'Your {{frequency}} digest: {{awaiting}} awaiting your decision, {{news}} other update(s)',
   awaitingHeading: 'Awaiting your decision ({{awaiting}})',
   newsHeading: 'Other updates ({{news}})',
   awaitingItem: { text: '- {{title}}: {{stage}}, {{due}}\n  {{link}}', html: '<li><a href="{{link}}">{{title}}</a>: {{stage}}, {{due}}</li>' },
