@@ -171,7 +171,7 @@ export async function createServices(config: Config, schema: CompiledSchema, log
       protectedAccess, redis, oneTime, customTokens, samlSignIn, responseCache, searchService, workflows, jobs, maintenance, notifications,
     },
     async close() {
-      await notifications.relay.idle()
+      await notifications.close()
       await jobs.close()
       searchService.close()
       await usageLog.close()

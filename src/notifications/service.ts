@@ -53,6 +53,12 @@ export class Notifications {
     return [...this.email.schedules, ...this.webhooks.schedules]
   }
 
+  /** Waits for the relay, then closes the SMTP connections (before the job driver closes). */
+  async close(): Promise<void> {
+    await this.relay.idle()
+    this.email.close()
+  }
+
   /** The start-up sweep, in the background: an event whose process died before relaying it goes out now. */
   startUpSweep(): void {
     this.relay.sweep(this.now()).catch((error: unknown) => this.deps.log.error({ err: error }, 'the start-up notification sweep failed; the next sweep runs within a minute'))

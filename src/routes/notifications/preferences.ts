@@ -23,7 +23,6 @@ const Preference = Type.Object({
 export const notificationPreferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const email = app.notifications.email
   const idOf = async (request: Parameters<typeof principalOf>[0]) => (await callerOf(principalOf(request), app.people)).id
-  app.addHook('onClose', async () => email.close())
 
   app.get('/api/notifications/preferences', {
     config: { policy: allow.signedIn },
