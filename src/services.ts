@@ -171,8 +171,9 @@ export async function createServices(config: Config, schema: CompiledSchema, log
       protectedAccess, redis, oneTime, customTokens, samlSignIn, responseCache, searchService, workflows, jobs, maintenance, notifications,
     },
     async close() {
-      await notifications.close()
+      await notifications.relay.idle()
       await jobs.close()
+      notifications.close()
       searchService.close()
       await usageLog.close()
       revocations.close()

@@ -53,9 +53,8 @@ export class Notifications {
     return [...this.email.schedules, ...this.webhooks.schedules]
   }
 
-  /** Waits for the relay, then closes the SMTP connections (before the job driver closes). */
-  async close(): Promise<void> {
-    await this.relay.idle()
+  /** Closes what the channels hold open (SMTP connections); after the job driver, whose running sends it waits for. */
+  close(): void {
     this.email.close()
   }
 
