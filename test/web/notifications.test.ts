@@ -94,19 +94,13 @@ t.test('the email preference: chosen from four, saved with the API, a status on 
   const page = await signedIn(t, 'fay', '/notifications')
   const section = page.getByRole('region', { name: 'Email' })
   const current = await d.callers.fay({ method: 'GET', url: '/api/notifications/preferences' })
-  if (current.statusCode === 404 && current.json().code === 'ADKS_ROUTE_NOT_FOUND') {
-    // Before the preference routes exist: their absence is the server's refusal, shown as it is.
-    await section.getByRole('alert').waitFor()
-    t.equal(await section.getByRole('alert').innerText(), current.json().error, 'the server\'s message')
-    t.equal(await section.getByRole('radio').count(), 0, 'no choice offered without a preference to show')
-    return
-  }
   t.equal(current.statusCode, 200, `the API answers the preference (${current.body})`)
   const labels = { immediate: 'Immediately', daily: 'Daily digest', weekly: 'Weekly digest', off: 'Off' } as const
   await section.getByRole('radio', { name: labels[current.json().email as keyof typeof labels], exact: true }).waitFor()
   t.ok(await section.getByRole('radio', { name: labels[current.json().email as keyof typeof labels], exact: true }).isChecked(), 'the API\'s preference is checked')
   t.equal(await section.getByRole('radio').count(), 4, 'four choices')
-  if (current.json().default === true) t.equal(await section.getByText('You have not chosen yet').count(), 1, 'a default is said to be one')
+  t.equal(current.json().default, true, 'nothing chosen yet: the role\'s default')
+  t.equal(await section.getByText('You have not chosen yet').count(), 1, 'a default is said to be one')
   for (const [email, label, saved] of [['weekly', 'Weekly digest', 'Saved: you get a weekly digest.'], ['off', 'Off', 'Saved: you get no email.']] as const) {
     await section.getByRole('radio', { name: label, exact: true }).check()
     await section.getByRole('button', { name: 'Save' }).click()
