@@ -43,6 +43,7 @@ import { progressRoutes } from './routes/degrees/progress.js'
 import { workflowRoutes } from './routes/workflows/index.js'
 import { notificationRoutes } from './routes/notifications/index.js'
 import { notificationPreferenceRoutes } from './routes/notifications/preferences.js'
+import { webhookRoutes } from './routes/notifications/webhooks.js'
 import { compileSchema, type CompiledSchema } from './schema/index.js'
 import { createServices, type Services } from './services.js'
 import type { Store } from './store/port.js'
@@ -167,6 +168,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await app.register(workflowRoutes)
     await app.register(notificationRoutes)
     await app.register(notificationPreferenceRoutes)
+    await app.register(webhookRoutes)
     await app.register(webAppPlugin, { root: config.webDir })
   } catch (error) {
     // A plugin or route that fails to register (a fault in the schema) must not leave the store, its

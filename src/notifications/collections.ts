@@ -19,8 +19,12 @@ export const notificationIndexes: Readonly<Record<string, IndexSpec[]>> = {
   [inAppCollection]: [{ fields: ['recipient'] }, { fields: ['created_at'] }, { fields: ['event_id'] }],
   [emailCollection]: [{ fields: ['status'] }, { fields: ['recipient'] }, { fields: ['created_at'] }],
   [preferencesCollection]: [],
-  [webhooksCollection]: [{ fields: ['active'] }],
-  [webhookDeliveriesCollection]: [{ fields: ['webhook'] }, { fields: ['status'] }, { fields: ['created_at'] }],
+  [webhooksCollection]: [{ fields: ['active'] }, { fields: ['created_at'] }],
+  [webhookDeliveriesCollection]: [
+    { fields: ['webhook'] }, { fields: ['status'] }, { fields: ['created_at'] },
+    // A webhook's log, newest first; due deliveries (sweep, send jobs); a send job's claimed ones.
+    { fields: ['webhook', 'created_at'], descending: ['created_at'] }, { fields: ['status', 'next_attempt_at'] }, { fields: ['claim'] },
+  ],
 }
 
 /** An event, as the outbox or an outcome wrote it: what the channels turn into deliveries. */
