@@ -132,13 +132,18 @@ id_index() {
 # of records, privacy, workflows and jobs, and the small suites of real-world feeds and works: the same
 # files as the first pass, run again on the MongoDB adapter. (The other campus sync suites are left out:
 # on FerretDB over SQLite they take minutes, and they write through the same store operations; the
-# deactivation guard and the stored secret, which depend on what the store holds, run here too.)
+# deactivation guard and the stored secret, which depend on what the store holds, run here too. So do
+# the notification suites that write to the store; the process kill test starts embedded services of
+# its own, and the digest at scale is the benchmark's to time.)
 files() {
   (cd "$root" && shopt -s nullglob && printf '%s\n' test/store/mongodb.test.ts test/store/mongo-commands.test.ts \
     test/store/mongo-outage.test.ts test/store/indexes.test.ts test/records/*.test.ts test/routes/*.test.ts \
     test/routes/workflows/*.test.ts test/privacy/*.test.ts test/workflows/*.test.ts test/jobs/*.test.ts \
     test/campus-sync/deactivation-guard.test.ts test/routes/campus-sync/secret-at-rest.test.ts \
-    test/campus-sync/real-feeds.test.ts test/publications/real-works.test.ts)
+    test/campus-sync/real-feeds.test.ts test/publications/real-works.test.ts \
+    test/notifications/in-app.test.ts test/notifications/domains.test.ts test/notifications/email.test.ts \
+    test/notifications/digest.test.ts test/notifications/outcome-*.test.ts test/notifications/webhook-routes.test.ts \
+    test/notifications/webhook-delivery.test.ts test/notifications/webhook-guards.test.ts test/notifications/webhook-load.test.ts)
 }
 
 mongodb_pass() {
