@@ -101,7 +101,7 @@ export async function seedWorkflowBench(env: Record<string, string>): Promise<Se
     }
     // The scenario times the queue among requests long submitted, whose notices went out long ago: none
     // is left in the outbox for the service's start-up sweep to send while the queue is timed.
-    await store.collection(instancesCollection).updateMany({ events_pending: true }, { $set: { events_pending: false }, $unset: { events_relayed: true } })
+    await instances.markPastAsTold()
     return { approverEmail: approver!.email as string, approverRequests, seconds: (performance.now() - started) / 1000 }
   } finally {
     await store.close()

@@ -186,6 +186,10 @@ export async function seedSampleWorkflows(deps: WorkflowSeedDeps, catalog: Sampl
     await play(service, instances, cast, c, () => { clock = new Date(Math.min(now.getTime(), clock.getTime() + day)) })
   }
 
+  // The sample's requests are its past: their notices are not sent when the service first starts (to
+  // the sample's made-up addresses, should SMTP_URL be set); notifications begin with what happens next.
+  await instances.markPastAsTold()
+
   const counts = {} as WorkflowSeedCounts
   for (const domain of workflowDomains) {
     const collection = deps.schema.class(domainSpec(domain).entityClass)!.metadata.collection!
