@@ -110,9 +110,9 @@ async function main(): Promise<void> {
       const q = queues.find((x) => x.name === 'notifications')!
       return q.counts.waiting! + q.counts.active! + q.counts.delayed!
     }
-    // The sample's requests are seeded as past, their notices told (scripts/sample/workflow-seed.ts): the
-    // start-up sweep finds nothing to send. Checked rather than assumed: the sample admin, an approver
-    // everywhere, gets no new notice and no send job is left.
+    // The sample's requests are seeded as past, their notices told (scripts/sample/workflow-seed.ts), but
+    // the overdue sweep's first run tells of those past due: wait until the sample admin, an approver
+    // everywhere, gets no new notice and no send job is left before timing anything.
     const sampleAdmin = auth(sampleWorkflows(catalog, Object.fromEntries(workflowDomains.map((d) => [d, 1])) as Record<WorkflowDomainKey, number>).cast.admins[0]!.body.email as string, 'admin')
     let seen = -1
     await until(async () => {
