@@ -34,7 +34,7 @@ t.test('every role reads what its permissions allow; writes need the resource\'s
       const caller = as(email, role)
       const me = await caller({ method: 'GET', url: '/api/auth/me' })
       t.equal(me.statusCode, 200)
-      t.same(me.json(), { id: userIdForEmail(email), email, role, campusId: null, personId: null, permissions: expected[role].permissions }, '/api/auth/me')
+      t.same(me.json(), { id: userIdForEmail(email), email, role, campusId: null, personId: null, permissions: expected[role].permissions, unread_notifications: 0 }, '/api/auth/me')
 
       for (const resource of app.schema.resources) {
         const className = resource.classes[0]!
