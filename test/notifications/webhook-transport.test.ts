@@ -44,7 +44,7 @@ t.test('the answer: its status, its Location, and no more than 4 KB of its body'
 t.test('timeouts, dropped connections and aborts reject, and leave nothing unhandled', async (t) => {
   const dropping = await serve(t, (request) => request.on('data', () => request.socket.destroy()))
   await t.rejects(post(dropping), new TransportError('network', 'socket hang up'), 'a dropped connection is a network error')
-  const refused = postPinned({ url: new URL('http://127.0.0.1:1/'), address: '127.0.0.1', family: 4 }, { headers: {}, body: Buffer.from(''), timeoutMs: 2000, maxBytes: 10 })
+  const refused = postPinned({ url: new URL('http://127.0.0.1:1/'), address: '127.0.0.1', family: 4 }, { headers: {}, body: Buffer.from(''), timeoutMs: 30_000, maxBytes: 10 })
   await t.rejects(refused, { name: 'TransportError', failure: 'network', message: /ECONNREFUSED/ }, 'a refused connection is a network error')
 
   const hang = await serve(t, () => {})
