@@ -18,6 +18,8 @@ export const EnvSchema = Type.Object({
   PUBLIC_URL: Type.Optional(Url('the service root ({base_url})')),
   FRONTEND_URL: Type.Optional(Url('where the SAML callback sends the browser')),
   DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  STORE_CACHE_MB: Type.Integer({ minimum: 1, maximum: 4096, default: 32, description: "the embedded store's cache of parsed documents, in MB of their stored JSON" }),
+  SQLITE_SYNCHRONOUS: Type.Union([Type.Literal('full'), Type.Literal('normal')], { default: 'full', description: "the embedded store's durability: full flushes each commit to the disk" }),
   SCHEMA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   WEB_DIR: Type.Optional(Type.String({ minLength: 1, description: 'the built web app (dist/web by default)' })),
   MONGODB_URL: Type.Optional(Url('MongoDB connection string; the embedded store is used when unset')),
@@ -105,6 +107,8 @@ export interface Config {
   readonly publicUrl: string
   readonly frontendUrl: string
   readonly dataDir: string
+  /** The embedded store's cache of parsed documents, in bytes of their JSON, and its durability. */
+  readonly embedded: { readonly cacheBytes: number; readonly synchronous: 'full' | 'normal' }
   readonly schemaDir: string
   /** The built web app served at / (`npm run build:web`). */
   readonly webDir: string
@@ -274,6 +278,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>> 
     publicUrl,
     frontendUrl: (e.FRONTEND_URL ?? publicUrl).replace(/\/+$/, ''),
     dataDir: resolve(e.DATA_DIR),
+    embedded: { cacheBytes: e.STORE_CACHE_MB * 1024 * 1024, synchronous: e.SQLITE_SYNCHRONOUS },
     schemaDir: e.SCHEMA_DIR ? resolve(e.SCHEMA_DIR) : resolve(projectRoot, 'schema'),
     webDir: e.WEB_DIR ? resolve(e.WEB_DIR) : resolve(projectRoot, 'dist/web'),
     ...(e.MONGODB_URL ? { mongodbUrl: e.MONGODB_URL } : {}),

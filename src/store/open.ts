@@ -9,6 +9,7 @@ export interface StoreConfig {
   /** Commands to MongoDB taking at least this many milliseconds are logged (MONGODB_SLOW_MS). */
   readonly mongodbSlowMs?: number
   readonly dataDir: string
+  readonly embedded?: { readonly cacheBytes: number; readonly synchronous: 'full' | 'normal' }
 }
 
 /** Each adapter is loaded only when used: the MongoDB driver alone takes a quarter of a second to import. */
@@ -23,6 +24,9 @@ export async function openStore(config: StoreConfig, collections: readonly strin
       }),
     })
   }
-  const { EmbeddedStore } = await import('./nedb/store.js')
-  return EmbeddedStore.open(config.dataDir, collections)
+  const { EmbeddedStore } = await import('./sqlite/store.js')
+  return EmbeddedStore.open(config.dataDir, collections, {
+    ...config.embedded,
+    ...(log ? { log: (message: string) => log.info(message) } : {}),
+  })
 }

@@ -5,7 +5,7 @@ import t from 'tap'
 import { RedisClaims, StoreClaims, type OneTimeClaims } from '../../src/auth/one-time.js'
 import { MemorySignInState, RedisSignInState, type SignInState } from '../../src/auth/saml/state.js'
 import { connectRequestPathRedis } from '../../src/redis/client.js'
-import { EmbeddedStore } from '../../src/store/nedb/store.js'
+import { EmbeddedStore } from '../../src/store/sqlite/store.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 // The once-only claim both backends offer, and the short-lived sign-in state.

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import type { Test } from 'tap'
 import { PermanentJobError, type HandlerMap, type JobDriver, type JobView, type QueueName } from '../../src/jobs/port.js'
 import { nextRun } from '../../src/jobs/schedule.js'
-import { EmbeddedStore } from '../../src/store/nedb/store.js'
+import { EmbeddedStore } from '../../src/store/sqlite/store.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 export type Handlers = Partial<Record<QueueName, HandlerMap>>

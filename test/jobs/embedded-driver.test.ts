@@ -1,7 +1,7 @@
 import t from 'tap'
 import { EmbeddedJobDriver } from '../../src/jobs/embedded/driver.js'
 import type { JobDriver, QueueName } from '../../src/jobs/port.js'
-import { EmbeddedStore } from '../../src/store/nedb/store.js'
+import { EmbeddedStore } from '../../src/store/sqlite/store.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { jobContract } from './contract.js'
 

@@ -11,7 +11,7 @@ import { AuditLog, auditCollection, auditIndexes, auditMaintenance } from '../..
 import { People } from '../../src/privacy/relations.js'
 import { RecordService } from '../../src/records/service.js'
 import { compileSchema } from '../../src/schema/index.js'
-import { EmbeddedStore } from '../../src/store/nedb/store.js'
+import { EmbeddedStore } from '../../src/store/sqlite/store.js'
 import { overdueMaintenance } from '../../src/workflows/overdue.js'
 import { WorkflowService } from '../../src/workflows/service.js'
 import { tempDir } from '../helpers/temp-dir.js'

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import { auditId, hashOf, type AuditEntry, type AuditFacts } from '../../src/privacy/audit-entry.js'
 import { AuditLog, auditCollection, auditIndexes } from '../../src/privacy/audit-log.js'
-import { EmbeddedStore } from '../../src/store/nedb/store.js'
+import { EmbeddedStore } from '../../src/store/sqlite/store.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { department, path } from './department.js'
 

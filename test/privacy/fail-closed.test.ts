@@ -1,6 +1,6 @@
 import t from 'tap'
 import { auditCollection } from '../../src/privacy/audit-log.js'
-import { EmbeddedStore } from '../../src/store/nedb/store.js'
+import { EmbeddedStore } from '../../src/store/sqlite/store.js'
 import type { Store } from '../../src/store/port.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { department, path } from './department.js'

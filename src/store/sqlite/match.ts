@@ -1,13 +1,10 @@
 import { assertFilter, escapeRegExp } from '../filter-check.js'
-import type { Doc, Filter, Operators, Scalar, SortSpec } from '../port.js'
+import type { Doc, Filter, Operators, Scalar } from '../port.js'
 
 /**
- * The embedded store's one filter engine: reads, counts, updates and deletes all find their documents
- * with the predicate compiled here, which has MongoDB's semantics (nedb's own matcher differs from it on
- * arrays, and is used only to address documents by `_id`). nedb's cursor also deep-copies every match
- * and re-reads dotted paths at each comparison of a sort, which made a sorted page of 50 people cost
- * milliseconds; here the filter is compiled once, a sort compares precomputed keys, and only the
- * documents returned are copied.
+ * MongoDB's filter semantics as a JavaScript predicate: what the SQLite adapter applies to the rows its
+ * SQL narrowed down whenever part of a filter has no exact SQL form (a condition on a field no index
+ * serves, a case-insensitive prefix). The SQL narrowing is a superset; this predicate decides.
  */
 
 type Predicate = (doc: Doc) => boolean
@@ -133,50 +130,6 @@ export function compile(filter: Filter): Predicate {
   assertFilter(filter)
   const predicate = compileInner(filter)
   return Object.keys(filter).length ? predicate : always
-}
-
-/** A top-level condition an index can answer: the field and the values it may hold. */
-export function indexable(filter: Filter): { field: string; values: Scalar[] }[] {
-  const found: { field: string; values: Scalar[] }[] = []
-  for (const [field, condition] of Object.entries(filter)) {
-    if (field.startsWith('$') || condition === undefined) continue
-    if (typeof condition !== 'object') found.push({ field, values: [condition as Scalar] })
-    else if ('$eq' in condition && condition.$eq !== undefined) found.push({ field, values: [condition.$eq] })
-    else if ('$in' in condition && Array.isArray(condition.$in)) found.push({ field, values: [...condition.$in] })
-  }
-  return found
-}
-
-/** Missing values first, then numbers, then strings, then the rest: the order MongoDB and nedb share. */
-function rank(value: unknown): number {
-  if (value === undefined || value === null) return 0
-  if (typeof value === 'number') return 1
-  if (typeof value === 'string') return 2
-  return 3
-}
-
-function compareValues(a: unknown, b: unknown): number {
-  const ra = rank(a)
-  const rb = rank(b)
-  if (ra !== rb) return ra - rb
-  if (ra === 1 || ra === 2) return (a as Scalar) < (b as Scalar) ? -1 : (a as Scalar) > (b as Scalar) ? 1 : 0
-  return 0
-}
-
-/** Sorts by precomputed keys, each read once per document. */
-export function sortDocs<T extends Doc>(docs: readonly T[], sort: SortSpec): T[] {
-  const paths = sort.map(([field]) => field.split('.'))
-  // valuesAt(doc, [field])[0] is the field's value itself; reading it directly spares a list per document.
-  const keyOf = (doc: T, path: readonly string[]) => (path.length === 1 ? doc[path[0]!] : valuesAt(doc, path)[0])
-  const keyed = docs.map((doc) => ({ doc, keys: paths.map((path) => keyOf(doc, path)) }))
-  keyed.sort((x, y) => {
-    for (let i = 0; i < sort.length; i++) {
-      const order = compareValues(x.keys[i], y.keys[i])
-      if (order !== 0) return order * sort[i]![1]
-    }
-    return 0
-  })
-  return keyed.map((entry) => entry.doc)
 }
 
 /** A copy of a stored document (plain JSON values), without the omitted top-level fields. */

@@ -1,0 +1,355 @@
+import type { Database, Statement } from 'better-sqlite3'
+import { assertUpdate } from '../filter-check.js'
+import {
+  DuplicateKeyError, StoreUnavailableError,
+  type Collection, type Doc, type Filter, type FindOptions, type Frozen, type IndexSpec, type Update,
+} from '../port.js'
+import type { DocumentsCache } from './documents-cache.js'
+import { keysOf, plainAt } from './keys.js'
+import { always, compile, copyOf } from './match.js'
+import { fieldExpression, jsonPath, quoteName } from './sql.js'
+import { orderBy, translateFilter, type FieldKinds } from './translate.js'
+import { applyUpdate } from './update.js'
+
+/** What a collection shares with the rest of its store. */
+export interface CollectionHost {
+  readonly db: Database
+  readonly cache: DocumentsCache
+  /** A prepared statement for this SQL text, kept for the next query of the same shape. */
+  prepare(sql: string): Statement
+  /** Told after every write call, once its effect (if any) is visible to reads. */
+  wrote(collection: string): void
+}
+
+type Page = Omit<FindOptions, 'omit'>
+
+/** SQLite's answers that mean the store cannot serve now, not that the request was wrong. */
+const unavailable = /^SQLITE_(IOERR|FULL|CANTOPEN|BUSY|LOCKED|NOMEM|READONLY|CORRUPT|NOTADB)/
+
+/**
+ * One collection of the embedded store: a table of `(_id, doc)` rows, `doc` the document's JSON; every
+ * index of the port is an expression index on `json_extract(doc, path)`; and a keys table holding, for
+ * each indexed field some document keeps an array or object in, one row per scalar it holds there
+ * (SQLite has no multi-valued index, and MongoDB's "any element matches" needs one).
+ *
+ * better-sqlite3 runs each statement to completion before it returns, so every write here (choosing
+ * its documents, then changing them, in one transaction) is atomic with respect to every other
+ * operation of this process, and the process is the file's only writer (lock.ts): a compare-and-set on
+ * `_id` and `_version` is exact without any queue.
+ */
+export class SqliteCollection<T extends Doc> implements Collection<T> {
+  private readonly table: string
+  private readonly keys: string
+  /** The indexes kept, `_id`'s first, as `indexes()` reports them. */
+  readonly indexes: IndexSpec[] = [{ fields: ['_id'], unique: true }]
+  /** Unique indexes by SQLite name, to say which fields a constraint failure was about. */
+  private readonly uniqueByName = new Map<string, readonly string[]>()
+  /** Fields that lead an index: a condition on one is answered by SQL, on any other by the predicate. */
+  private readonly led = new Set<string>(['_id'])
+  /** Indexed fields some document holds an array or object in (persisted, as MongoDB's multikey flag). */
+  private readonly multikey = new Set<string>()
+  private readonly kinds: FieldKinds
+
+  constructor(readonly name: string, private readonly host: CollectionHost) {
+    this.table = quoteName(name)
+    this.keys = quoteName(`${name}#keys`)
+    const { db } = host
+    db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (_id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`)
+    db.exec(`CREATE TABLE IF NOT EXISTS ${this.keys} (field TEXT NOT NULL, kind INTEGER NOT NULL, value NOT NULL, id TEXT NOT NULL, PRIMARY KEY (field, kind, value, id)) WITHOUT ROWID`)
+    db.exec(`CREATE INDEX IF NOT EXISTS ${quoteName(`${name}#keys:id`)} ON ${this.keys} (id)`)
+    const specs = db.prepare('SELECT spec FROM adks_indexes WHERE collection = ? ORDER BY rowid').pluck().all(name) as string[]
+    for (const spec of specs) this.remember(JSON.parse(spec) as IndexSpec)
+    const multikey = db.prepare('SELECT field FROM adks_multikey WHERE collection = ?').pluck().all(name) as string[]
+    for (const field of multikey) this.multikey.add(field)
+    this.kinds = { indexed: (field) => this.led.has(field), multikey: (field) => this.multikey.has(field), keys: this.keys }
+  }
+
+  private indexName(index: IndexSpec): string {
+    const fields = index.fields.map((field) => (index.descending?.includes(field) ? `-${field}` : field))
+    return `${index.unique ? 'unique' : 'index'}:${this.name}:${fields.join(',')}`
+  }
+
+  private remember(index: IndexSpec): void {
+    if (!this.indexes.some((kept) => this.indexName(kept) === this.indexName(index))) this.indexes.push(index)
+    if (index.unique) this.uniqueByName.set(this.indexName(index), index.fields)
+    this.led.add(index.fields[0]!)
+  }
+
+  /**
+   * Creates the index unless it exists. A field that leads an index for the first time is looked at in
+   * every stored document once, to learn whether some document holds an array or object there.
+   */
+  ensureIndex(index: IndexSpec): void {
+    const name = this.indexName(index)
+    const { db } = this.host
+    const known = db.prepare('SELECT 1 FROM adks_indexes WHERE collection = ? AND name = ?').get(this.name, name)
+    if (known) return
+    const columns = index.fields.map((field) => `${fieldExpression(field)}${index.descending?.includes(field) ? ' DESC' : ''}`)
+    const lead = index.fields[0]!
+    db.transaction(() => {
+      db.exec(`CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${quoteName(name)} ON ${this.table} (${columns.join(', ')})`)
+      db.prepare('INSERT INTO adks_indexes (collection, name, spec) VALUES (?, ?, ?)').run(this.name, name, JSON.stringify(index))
+      const wasLed = this.led.has(lead)
+      this.remember(index)
+      if (!wasLed && lead !== '_id' && this.holdsNonScalars(lead)) this.makeMultikey(lead)
+    })()
+  }
+
+  /** Whether some stored document holds an array or object at the field, or reaches it through an array. */
+  private holdsNonScalars(field: string): boolean {
+    const segments = field.split('.')
+    const tests = segments.map((_, i) => {
+      const path = jsonPath(segments.slice(0, i + 1).join('.'))
+      return i === segments.length - 1 ? `json_type(doc, ${path}) IN ('array', 'object')` : `json_type(doc, ${path}) = 'array'`
+    })
+    return this.host.db.prepare(`SELECT 1 FROM ${this.table} WHERE ${tests.join(' OR ')} LIMIT 1`).get() !== undefined
+  }
+
+  /** From now on conditions on the field read the keys table, which is filled for every document first. */
+  private makeMultikey(field: string): void {
+    this.multikey.add(field)
+    this.host.db.prepare('INSERT OR IGNORE INTO adks_multikey (collection, field) VALUES (?, ?)').run(this.name, field)
+    const insert = this.statement(`INSERT OR IGNORE INTO ${this.keys} (field, kind, value, id) VALUES (?, ?, ?, ?)`)
+    for (const [id, text] of this.statement(`SELECT _id, doc FROM ${this.table}`).raw().iterate() as IterableIterator<[string, string]>) {
+      for (const [kind, value] of keysOf(JSON.parse(text) as Doc, field)) insert.run(field, kind, value, id)
+    }
+  }
+
+  private statement(sql: string): Statement {
+    return this.host.prepare(sql)
+  }
+
+  // ---- reading
+
+  /** Frozen documents by id, in the order given, from the cache or else the table (and then cached). */
+  private frozenByIds(ids: readonly string[]): Frozen<T>[] {
+    const found = new Map<string, Frozen<T>>()
+    const missing: string[] = []
+    for (const id of ids) {
+      const cached = this.host.cache.get(this.name, id) as Frozen<T> | undefined
+      if (cached) found.set(id, cached)
+      else missing.push(id)
+    }
+    if (missing.length) {
+      for (const [id, text] of this.rowsByIds(missing)) found.set(id, this.host.cache.put(this.name, id, text) as Frozen<T>)
+    }
+    return ids.flatMap((id) => found.get(id) ?? [])
+  }
+
+  /** Documents by id as copies the caller may change: cached ones copied, others parsed and not cached. */
+  private copiesByIds(ids: readonly string[], omit?: readonly string[]): T[] {
+    const found = new Map<string, T>()
+    const missing: string[] = []
+    for (const id of ids) {
+      const cached = this.host.cache.get(this.name, id)
+      if (cached) found.set(id, copyOf(cached as T, omit))
+      else missing.push(id)
+    }
+    if (missing.length) {
+      for (const [id, text] of this.rowsByIds(missing)) {
+        const doc = JSON.parse(text) as T
+        for (const field of omit ?? []) delete doc[field]
+        found.set(id, doc)
+      }
+    }
+    return ids.flatMap((id) => found.get(id) ?? [])
+  }
+
+  private rowsByIds(ids: readonly string[]): [string, string][] {
+    if (ids.length === 1) {
+      const text = this.statement(`SELECT doc FROM ${this.table} WHERE _id = ?`).pluck().get(ids[0]) as string | undefined
+      return text === undefined ? [] : [[ids[0]!, text]]
+    }
+    return this.statement(`SELECT _id, doc FROM ${this.table} WHERE _id IN (SELECT value FROM json_each(?))`).raw().all(JSON.stringify(ids)) as [string, string][]
+  }
+
+  /**
+   * The ids of the matching documents, in the order and page asked for. A filter SQL answers exactly is
+   * paged by SQL; otherwise the rows SQL narrows to are read in order and the predicate picks.
+   */
+  private matchingIds(filter: Filter, page: Page = {}): string[] {
+    const { where, params, exact } = translateFilter(filter, this.kinds)
+    const order = orderBy(page.sort)
+    if (exact) {
+      const sql = `SELECT _id FROM ${this.table} WHERE ${where}${order} LIMIT ? OFFSET ?`
+      return this.statement(sql).pluck().all(...params, page.limit || -1, page.skip ?? 0) as string[]
+    }
+    const predicate = compile(filter)
+    const ids: string[] = []
+    let skip = page.skip ?? 0
+    const rows = this.statement(`SELECT _id, doc FROM ${this.table} WHERE ${where}${order}`).raw().iterate(...params) as IterableIterator<[string, string]>
+    for (const [id, text] of rows) {
+      const doc = this.host.cache.get(this.name, id) ?? (JSON.parse(text) as Doc)
+      if (predicate !== always && !predicate(doc)) continue
+      if (skip > 0) { skip--; continue }
+      ids.push(id)
+      if (page.limit && ids.length >= page.limit) {
+        rows.return?.()
+        break
+      }
+    }
+    return ids
+  }
+
+  async findById(id: string, options?: Pick<FindOptions, 'omit'>): Promise<T | null> {
+    if (typeof id !== 'string') return this.findOne({ _id: id }, options)
+    return this.read(() => this.copiesByIds([id], options?.omit)[0] ?? null)
+  }
+
+  async viewById(id: string): Promise<Frozen<T> | null> {
+    if (typeof id !== 'string') return null
+    return this.read(() => this.frozenByIds([id])[0] ?? null)
+  }
+
+  async view(filter: Filter, options: Page = {}): Promise<readonly Frozen<T>[]> {
+    return this.read(() => this.frozenByIds(this.matchingIds(filter, options)))
+  }
+
+  async findOne(filter: Filter, options?: Pick<FindOptions, 'omit' | 'sort'>): Promise<T | null> {
+    const [doc] = await this.find(filter, { ...options, limit: 1 })
+    return doc ?? null
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    return this.read(() => this.copiesByIds(this.matchingIds(filter, options), options.omit))
+  }
+
+  async count(filter: Filter): Promise<number> {
+    return this.read(() => {
+      const { where, params, exact } = translateFilter(filter, this.kinds)
+      if (exact) return this.statement(`SELECT count(*) FROM ${this.table} WHERE ${where}`).pluck().get(...params) as number
+      return this.matchingIds(filter).length
+    })
+  }
+
+  private read<R>(operation: () => R): R {
+    try {
+      return operation()
+    } catch (error) {
+      throw this.classify(error)
+    }
+  }
+
+  // ---- writing
+
+  private classify(error: unknown): unknown {
+    const code = (error as { code?: unknown }).code
+    if (typeof code !== 'string') return error
+    if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return new DuplicateKeyError(this.name, ['_id'])
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE') {
+      const index = /index '([^']+)'/.exec((error as Error).message)?.[1]
+      return new DuplicateKeyError(this.name, (index && this.uniqueByName.get(index)) || [])
+    }
+    if (unavailable.test(code)) return new StoreUnavailableError(error)
+    return error
+  }
+
+  /** Runs a write as one transaction: all of it lands, or none of it. */
+  private write<R>(operation: () => R): R {
+    try {
+      return this.host.db.transaction(operation)()
+    } catch (error) {
+      throw this.classify(error)
+    } finally {
+      this.host.wrote(this.name)
+    }
+  }
+
+  /** Inside a write: a field that begins to hold arrays or objects moves its conditions to the keys table. */
+  private noteShapes(doc: Doc): void {
+    for (const field of this.led) {
+      if (field !== '_id' && !this.multikey.has(field) && !plainAt(doc, field)) this.makeMultikey(field)
+    }
+  }
+
+  private writeKeys(doc: Doc, replacing: boolean): void {
+    if (replacing) this.statement(`DELETE FROM ${this.keys} WHERE id = ?`).run(doc._id)
+    if (!this.multikey.size) return
+    const insert = this.statement(`INSERT OR IGNORE INTO ${this.keys} (field, kind, value, id) VALUES (?, ?, ?, ?)`)
+    for (const field of this.multikey) {
+      for (const [kind, value] of keysOf(doc, field)) insert.run(field, kind, value, doc._id)
+    }
+  }
+
+  private insertRow(doc: Doc): void {
+    this.noteShapes(doc)
+    try {
+      this.statement(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`).run(doc._id, JSON.stringify(doc))
+    } catch (error) {
+      // SQLite may check another unique index before `_id`'s; a taken id is the collision to report.
+      const taken = (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' && this.statement(`SELECT 1 FROM ${this.table} WHERE _id = ?`).get(doc._id)
+      throw taken ? new DuplicateKeyError(this.name, ['_id']) : error
+    }
+    this.writeKeys(doc, false)
+    this.host.cache.forget(this.name, doc._id)
+  }
+
+  /** Applies the update to the stored document and gives it as it is now (a copy the caller may keep). */
+  private updateRow(id: string, update: Update): T | null {
+    const [current] = this.copiesByIds([id])
+    if (!current) return null
+    const next = applyUpdate(current, update)
+    this.noteShapes(next)
+    const text = JSON.stringify(next)
+    this.statement(`UPDATE ${this.table} SET doc = ? WHERE _id = ?`).run(text, id)
+    this.writeKeys(next, true)
+    this.host.cache.forget(this.name, id)
+    return JSON.parse(text) as T
+  }
+
+  private deleteRows(ids: readonly string[]): number {
+    let removed = 0
+    const remove = this.statement(`DELETE FROM ${this.table} WHERE _id = ?`)
+    const removeKeys = this.statement(`DELETE FROM ${this.keys} WHERE id = ?`)
+    for (const id of ids) {
+      removed += remove.run(id).changes
+      if (this.multikey.size) removeKeys.run(id)
+      this.host.cache.forget(this.name, id)
+    }
+    return removed
+  }
+
+  async insertOne(doc: T): Promise<void> {
+    this.write(() => this.insertRow(doc))
+  }
+
+  async insertMany(docs: readonly T[]): Promise<void> {
+    if (!docs.length) return
+    this.write(() => { for (const doc of docs) this.insertRow(doc) })
+  }
+
+  async updateOne(filter: Filter, update: Update): Promise<T | null> {
+    assertUpdate(update)
+    return this.write(() => {
+      const [id] = this.matchingIds(filter, { limit: 1 })
+      return id === undefined ? null : this.updateRow(id, update)
+    })
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<number> {
+    assertUpdate(update)
+    return this.write(() => {
+      const ids = this.matchingIds(filter)
+      for (const id of ids) this.updateRow(id, update)
+      return ids.length
+    })
+  }
+
+  async upsertOne(filter: Filter, doc: T): Promise<void> {
+    const { _id, ...fields } = doc
+    assertUpdate({ $set: fields })
+    this.write(() => {
+      const [id] = this.matchingIds(filter, { limit: 1 })
+      if (id === undefined) this.insertRow(doc)
+      else this.updateRow(id, { $set: fields })
+    })
+  }
+
+  async deleteOne(filter: Filter): Promise<number> {
+    return this.write(() => this.deleteRows(this.matchingIds(filter, { limit: 1 })))
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    return this.write(() => this.deleteRows(this.matchingIds(filter)))
+  }
+}

@@ -1,0 +1,22 @@
+import BetterSqlite3 from 'better-sqlite3'
+
+export type Database = BetterSqlite3.Database
+
+/** `synchronous` as SQLITE_SYNCHRONOUS may set it; docs/architecture.md argues the default. */
+export type Synchronous = 'full' | 'normal'
+
+/** SQLite's own page cache, in KiB (a negative cache_size): the hot pages of indexes and tables. */
+const pageCacheKib = 16 * 1024
+
+export function openDatabase(file: string, synchronous: Synchronous = 'full'): Database {
+  const db = new BetterSqlite3(file, { timeout: 5000 })
+  db.pragma('journal_mode = WAL')
+  db.pragma(`synchronous = ${synchronous}`)
+  db.pragma(`cache_size = -${pageCacheKib}`)
+  db.pragma('temp_store = memory')
+  db.exec('CREATE TABLE IF NOT EXISTS adks_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)')
+  db.exec('CREATE TABLE IF NOT EXISTS adks_indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name))')
+  db.exec('CREATE TABLE IF NOT EXISTS adks_multikey (collection TEXT NOT NULL, field TEXT NOT NULL, PRIMARY KEY (collection, field))')
+  return db
+}
+

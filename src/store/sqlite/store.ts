@@ -1,0 +1,140 @@
+import type { Statement } from 'better-sqlite3'
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { LRUCache } from 'lru-cache'
+import { StoreUnavailableError, type Collection, type Doc, type IndexSpec, type Store, type WriteCounts } from '../port.js'
+import { SqliteCollection, type CollectionHost } from './collection.js'
+import { convertPreviousRelease } from './convert.js'
+import { openDatabase, type Database, type Synchronous } from './database.js'
+import { DocumentsCache, defaultCacheBytes } from './documents-cache.js'
+import { lockDataDir, type DataDirLock } from './lock.js'
+
+/** The embedded store's file in the data directory. */
+export const databaseFile = 'adks.sqlite'
+
+
+export interface EmbeddedStoreOptions {
+  /** STORE_CACHE_MB in bytes: how much stored JSON the cache of parsed documents may hold. */
+  readonly cacheBytes?: number
+  readonly synchronous?: Synchronous
+  /** Told of the conversion of a previous release's data directory, with its counts. */
+  readonly log?: (message: string) => void
+  /** Hears the query plan of each statement once, when it is first prepared: how tests check index use. */
+  readonly explain?: (sql: string, plan: readonly string[]) => void
+}
+
+/** Statements kept prepared; a filter's shape (not its values) makes its SQL text, so few shapes recur. */
+const preparedStatements = 500
+
+/**
+ * The embedded store: one SQLite database in WAL mode, `DATA_DIR/adks.sqlite`, a table per collection
+ * (collection.ts). Memory holds what is hot, not what is stored: SQLite's page cache and the cache of
+ * parsed documents each have a stated size, and everything else (the audit trail, job records,
+ * notifications, deliveries) is read from disk when asked for.
+ *
+ * An acknowledged write has been committed to the write-ahead log; with `synchronous = full` (the
+ * default) the log is flushed to the disk first, so it survives a power cut as well as a killed process.
+ * One process holds the directory (lock.ts).
+ */
+export class EmbeddedStore implements Store {
+  readonly kind = 'embedded'
+  private readonly counts = new Map<string, number>()
+  readonly writeCounts: WriteCounts = { of: (name) => this.counts.get(name) ?? 0 }
+  private readonly collections = new Map<string, SqliteCollection<Doc>>()
+  private readonly statements: LRUCache<string, Statement>
+  private readonly host: CollectionHost
+
+  constructor(private readonly db: Database, private readonly lock: DataDirLock | null, options: EmbeddedStoreOptions = {}) {
+    this.statements = new LRUCache({ max: preparedStatements })
+    const explain = options.explain
+    this.host = {
+      db,
+      cache: new DocumentsCache(options.cacheBytes ?? defaultCacheBytes),
+      prepare: (sql) => {
+        let statement = this.statements.get(sql)
+        if (!statement) {
+          statement = db.prepare(sql)
+          this.statements.set(sql, statement)
+          if (explain) explain(sql, planOf(db, sql))
+        }
+        return statement
+      },
+      wrote: (name) => void this.counts.set(name, (this.counts.get(name) ?? 0) + 1),
+    }
+  }
+
+  /**
+   * Opens the store on a data directory: takes the directory's lock, converts a previous release's
+   * files at the first start (convert.ts), then opens the database and the named collections.
+   */
+  static async open(dir: string, names: readonly string[] = [], options: EmbeddedStoreOptions = {}): Promise<EmbeddedStore> {
+    await mkdir(dir, { recursive: true })
+    const lock = lockDataDir(dir)
+    try {
+      await convertPreviousRelease(dir, databaseFile, options.log ?? ((message) => console.log(message)), (db) => new EmbeddedStore(db, null))
+      const store = new EmbeddedStore(openDatabase(join(dir, databaseFile), options.synchronous), lock, options)
+      for (const name of names) store.collection(name)
+      return store
+    } catch (error) {
+      lock.release()
+      throw error
+    }
+  }
+
+  private entry(name: string): SqliteCollection<Doc> {
+    let collection = this.collections.get(name)
+    if (!collection) {
+      try {
+        collection = new SqliteCollection(name, this.host)
+      } catch (error) {
+        throw new StoreUnavailableError(error)
+      }
+      this.collections.set(name, collection)
+    }
+    return collection
+  }
+
+  collection<T extends Doc = Doc>(name: string): Collection<T> {
+    const collection: Collection = this.entry(name)
+    // The port leaves the documents' type to the caller (see Store.collection).
+    return collection as Collection<T>
+  }
+
+  async ensureIndexes(name: string, indexes: readonly IndexSpec[]): Promise<void> {
+    const collection = this.entry(name)
+    for (const index of indexes) collection.ensureIndex(index)
+  }
+
+  async indexes(name: string): Promise<IndexSpec[]> {
+    return [...this.entry(name).indexes]
+  }
+
+  /** A value the store keeps about itself beside the data (what it was converted from, say). */
+  meta(key: string, value: string): void {
+    this.db.prepare('INSERT INTO adks_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value)
+  }
+
+  async ping(): Promise<void> {
+    try {
+      this.db.prepare('SELECT 1').get()
+    } catch (error) {
+      throw new StoreUnavailableError(error)
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) {
+      this.statements.clear()
+      this.db.close()
+    }
+    this.lock?.release()
+  }
+}
+
+/** The lines of EXPLAIN QUERY PLAN for a statement, its parameters bound to nulls (the plan does not depend on them). */
+function planOf(db: Database, sql: string): string[] {
+  if (!/^\s*SELECT/i.test(sql)) return []
+  const explain = db.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+  const params = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null)
+  return (explain.all(...params) as { detail: string }[]).map((row) => row.detail)
+}
