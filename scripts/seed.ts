@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config.js'
 import { RecordService } from '../src/records/service.js'
 import { compileSchema, type CompiledSchema } from '../src/schema/index.js'
 import { openStore } from '../src/store/open.js'
-import type { Store } from '../src/store/port.js'
+import { DataDirInUseError, type Store } from '../src/store/port.js'
 import { generateSampleDepartment } from './sample/index.js'
 import { parseSeedArgs, SeedUsageError, seedUsage, type SeedOptions } from './sample/seed-options.js'
 import { seedDepartmentInBulk } from './sample/seed-bulk.js'
@@ -64,7 +64,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`seed failed: ${error instanceof Error ? error.message : String(error)}`)
+  // A data directory another process holds is said as the service says it, so `npm start` shows one line.
+  if (error instanceof DataDirInUseError) console.error(error.message)
+  else console.error(`seed failed: ${error instanceof Error ? error.message : String(error)}`)
   if (error instanceof SeedUsageError) console.error(seedUsage)
   process.exit(1)
 })

@@ -7,6 +7,7 @@ import type { UserRecord } from './auth/users.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { scheduleMaintenanceJobs } from './jobs/maintenance.js'
 import { SchemaError } from './schema/index.js'
+import { DataDirInUseError } from './store/port.js'
 
 /**
  * On the embedded defaults without single sign-on, outside production, the last line is a sign-in link
@@ -35,8 +36,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  // Configuration and schema faults are the operator's to fix: one clear line, no stack.
-  if (error instanceof ConfigError || error instanceof SchemaError) console.error(error.message)
+  // Configuration, schema and data-directory faults are the operator's to fix: one clear line, no stack.
+  if (error instanceof ConfigError || error instanceof SchemaError || error instanceof DataDirInUseError) console.error(error.message)
   else console.error(error)
   process.exit(1)
 })

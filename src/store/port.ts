@@ -1,5 +1,5 @@
 /**
- * The record store port. Domain and route code speak only this interface; the embedded (nedb) and
+ * The record store port. Domain and route code speak only this interface; the embedded (SQLite) and
  * MongoDB adapters implement it identically, which the contract suite in test/store checks.
  *
  * The filter and update languages are the subset of MongoDB's that both adapters implement with the
@@ -154,6 +154,14 @@ export class StoreUnavailableError extends Error {
   constructor(cause: unknown) {
     super('the record store is unavailable', { cause })
     this.name = 'StoreUnavailableError'
+  }
+}
+
+/** The embedded store's data directory is held by another process: the operator's to resolve, in one line. */
+export class DataDirInUseError extends Error {
+  constructor(readonly dir: string) {
+    super(`DATA_DIR ${dir} is in use by another process of this service; stop that process first, or give this one another DATA_DIR`)
+    this.name = 'DataDirInUseError'
   }
 }
 

@@ -1,13 +1,6 @@
 import Database from 'better-sqlite3'
 import { join } from 'node:path'
-
-/** A second process on a data directory another holds: the operator's to resolve, in one line. */
-export class DataDirInUseError extends Error {
-  constructor(readonly dir: string) {
-    super(`DATA_DIR ${dir} is in use by another process of this service; stop that process first, or give this one another DATA_DIR`)
-    this.name = 'DataDirInUseError'
-  }
-}
+import { DataDirInUseError } from '../port.js'
 
 export interface DataDirLock {
   release(): void
