@@ -19,7 +19,7 @@ export interface EmbeddedStoreOptions {
   readonly synchronous?: Synchronous
   /** Told of the conversion of a previous release's data directory, with its counts. */
   readonly log?: (message: string) => void
-  /** Hears the query plan of each statement once, when it is first prepared: how tests check index use. */
+  /** Hears the query plan of each statement every time it is run (worked out once per SQL text): how tests check index use. */
   readonly explain?: (sql: string, plan: readonly string[]) => void
 }
 
@@ -47,6 +47,7 @@ export class EmbeddedStore implements Store {
   constructor(private readonly db: Database, private readonly lock: DataDirLock | null, options: EmbeddedStoreOptions = {}) {
     this.statements = new LRUCache({ max: preparedStatements })
     const explain = options.explain
+    const plans = new Map<string, string[]>()
     this.host = {
       db,
       cache: new DocumentsCache(options.cacheBytes ?? defaultCacheBytes),
@@ -55,7 +56,11 @@ export class EmbeddedStore implements Store {
         if (!statement) {
           statement = db.prepare(sql)
           this.statements.set(sql, statement)
-          if (explain) explain(sql, planOf(db, sql))
+        }
+        if (explain) {
+          let plan = plans.get(sql)
+          if (!plan) plans.set(sql, (plan = planOf(db, sql)))
+          explain(sql, plan)
         }
         return statement
       },
