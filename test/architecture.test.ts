@@ -26,7 +26,7 @@ export function unitOf(file: string): string {
 const isSource = (to: string) => to.startsWith('src/')
 /** What jobs/ may import: the job port's own infrastructure, never a capability. */
 const jobsMayImport = new Set(['jobs', 'store', 'redis', 'config.ts', 'errors.ts'])
-const databaseDrivers = new Set(['mongodb', '@seald-io/nedb'])
+const databaseDrivers = new Set(['mongodb', 'better-sqlite3'])
 
 /** Strongly connected groups of more than one node: each is an import circle. */
 function circles(edges: readonly (readonly [string, string])[]): string[][] {
@@ -72,7 +72,7 @@ export function violations(edges: readonly Edge[]): string[] {
     if (unit.startsWith('domain') && !to.startsWith('src/domain/')) found.push(`domain/ imports outside domain/: ${from} -> ${to}`)
     if (unit === 'jobs' && isSource(to) && !jobsMayImport.has(unitOf(to))) found.push(`jobs/ imports a capability: ${from} -> ${to}`)
     if (databaseDrivers.has(to) && unit !== 'store') found.push(`only the store adapters use a database driver: ${from} -> ${to}`)
-    if (unit.startsWith('routes') && /^src\/store\/(mongo\/|nedb\/|open\.ts)/.test(to)) found.push(`routes reach data through services and the store port, never an adapter: ${from} -> ${to}`)
+    if (unit.startsWith('routes') && /^src\/store\/(mongo\/|sqlite\/|open\.ts)/.test(to)) found.push(`routes reach data through services and the store port, never an adapter: ${from} -> ${to}`)
     if (unit === 'store' && isSource(to) && unitOf(to) !== 'store') found.push(`the store knows nothing outside it: ${from} -> ${to}`)
     if (unit === 'schema' && isSource(to) && !['schema', 'store'].includes(unitOf(to))) found.push(`the schema compiler knows nothing of ${unitOf(to)}: ${from} -> ${to}`)
   }
@@ -121,6 +121,6 @@ t.test('each door refuses what it should', async (t) => {
   t.match(refused([edge('src/domain/grades.ts', 'lru-cache')]), [/domain\/ imports outside domain\//], 'packages too')
   t.match(refused([edge('src/jobs/open.ts', 'src/publications/jobs.ts')]), [/folders import each other: jobs, publications/, /jobs\/ imports a capability/])
   t.match(refused([edge('src/routes/records/index.ts', 'mongodb')]), [/only the store adapters use a database driver/])
-  t.match(refused([edge('src/routes/records/index.ts', 'src/store/nedb/store.ts')]), [/routes reach data through services and the store port, never an adapter/])
+  t.match(refused([edge('src/routes/records/index.ts', 'src/store/sqlite/store.ts')]), [/routes reach data through services and the store port, never an adapter/])
   t.match(refused([edge('src/schema/index.ts', 'src/routes/records/index.ts')]), [/the schema compiler knows nothing of routes\/records/])
 })

@@ -55,7 +55,7 @@ t.test('no plaintext key or token is in the store or the logs', async (t) => {
 
   const files = await filesUnder(config.dataDir)
   const stored = await Promise.all(files.map(async (file) => ({ file, text: await readFile(file, 'latin1') })))
-  t.ok(stored.some((f) => f.file.endsWith('api_keys.db') && f.text.includes(digest(kept.key))), 'the search reads the files the keys live in')
+  t.ok(stored.some((f) => f.file.endsWith('adks.sqlite') && f.text.includes(digest(kept.key))), 'the search reads the files the keys live in')
   t.ok(logs.lines.some((line) => line.includes('/api/courses')), 'and the log of the requests made')
 
   const secrets = [

@@ -42,7 +42,7 @@ t.test('the client secret is stored sealed, never in clear, and a REST sync stil
   const dataDir = first.config.dataDir
   await first.app.close()
   if (first.app.store.kind === 'embedded') {
-    t.ok((await readdir(dataDir, { recursive: true })).some((name) => name.endsWith('sync_config.db')), "the search reads the configuration's file")
+    t.same(await filesHolding(dataDir, stored.client_secret as string), [join(dataDir, 'adks.sqlite')], "the search reads the file the configuration lives in: it finds the sealed form there")
   }
   t.same(await filesHolding(dataDir, secret), [], 'no file in the data directory holds the secret')
 
