@@ -59,8 +59,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     db.exec(`CREATE INDEX IF NOT EXISTS ${quoteName(`${name}#keys:id`)} ON ${this.keys} (id)`)
     const specs = db.prepare('SELECT spec FROM adks_indexes WHERE collection = ? ORDER BY rowid').pluck().all(name) as string[]
     for (const spec of specs) this.remember(JSON.parse(spec) as IndexSpec)
-    const multikey = db.prepare('SELECT field FROM adks_multikey WHERE collection = ?').pluck().all(name) as string[]
-    for (const field of multikey) this.multikey.add(field)
+    this.reloadMultikey()
     this.kinds = { indexed: (field) => this.led.has(field), multikey: (field) => this.multikey.has(field), keys: this.keys }
   }
 
@@ -110,9 +109,21 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     this.multikey.add(field)
     this.host.db.prepare('INSERT OR IGNORE INTO adks_multikey (collection, field) VALUES (?, ?)').run(this.name, field)
     const insert = this.statement(`INSERT OR IGNORE INTO ${this.keys} (field, kind, value, id) VALUES (?, ?, ?, ?)`)
-    for (const [id, text] of this.statement(`SELECT _id, doc FROM ${this.table}`).raw().iterate() as IterableIterator<[string, string]>) {
-      for (const [kind, value] of keysOf(JSON.parse(text) as Doc, field)) insert.run(field, kind, value, id)
+    // In pages by rowid: a connection cannot write while one of its reads is still being iterated.
+    const page = this.statement(`SELECT rowid, _id, doc FROM ${this.table} WHERE rowid > ? ORDER BY rowid LIMIT 1000`).raw()
+    for (let after = 0, rows = page.all(after) as [number, string, string][]; rows.length; rows = page.all(after) as [number, string, string][]) {
+      for (const [, id, text] of rows) {
+        for (const [kind, value] of keysOf(JSON.parse(text) as Doc, field)) insert.run(field, kind, value, id)
+      }
+      after = rows.at(-1)![0]
     }
+  }
+
+  /** After a write that rolled back: what the database says is multikey, not what the write had begun to add. */
+  private reloadMultikey(): void {
+    this.multikey.clear()
+    const fields = this.host.db.prepare('SELECT field FROM adks_multikey WHERE collection = ?').pluck().all(this.name) as string[]
+    for (const field of fields) this.multikey.add(field)
   }
 
   private statement(sql: string): Statement {
@@ -251,6 +262,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     try {
       return this.host.db.transaction(operation)()
     } catch (error) {
+      this.reloadMultikey()
       throw this.classify(error)
     } finally {
       this.host.wrote(this.name)

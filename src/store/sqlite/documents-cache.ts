@@ -14,7 +14,7 @@ export const defaultCacheBytes = 32 * 1024 * 1024
  * up to `maxBytes` of their stored JSON (their parsed form and encodings take about three times that).
  * Invalidated by: every write of the adapter, entry by entry, before it returns (collection.ts); only
  * this process writes the file, which its lock on the data directory ensures (lock.ts). Test:
- * test/store/embedded.test.ts ("a cached document follows every kind of write") and the store contract's
+ * test/store/embedded-durability.test.ts ("a cached document follows every kind of write") and the store contract's
  * "a read after a write shows it".
  */
 export class DocumentsCache {
