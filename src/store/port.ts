@@ -66,10 +66,11 @@ export type Frozen<T> = { readonly [K in keyof T]: T[K] extends object ? Frozen<
 export interface IndexSpec {
   readonly fields: readonly string[]
   /**
-   * Fields among `fields` kept in descending order, for a sort that walks the index; only MongoDB heeds
-   * the direction (the embedded store answers sorts from a sorted copy in memory).
+   * Fields among `fields` kept in descending order, for a sort that walks the index (both stores build
+   * the index in these directions, so that a sort with a descending key and an ascending `_id` walks it).
    */
   readonly descending?: readonly string[]
+  /** On the embedded store a document without the field never collides, as if `sparse` were set. */
   readonly unique?: boolean
   /** Unique only among documents that have the field. */
   readonly sparse?: boolean
