@@ -58,8 +58,9 @@ export function slower(c: Comparison): string[] {
 }
 
 function throughput(c: Comparison): string[] {
+  // autocannon's percentiles are whole milliseconds: a fast read's p99 can be 0, and a ratio to it means nothing.
   const row = (s: ComparedScenario) => `| ${s.name} | ${fmt(s.current.rps)} | ${fmt(s.ref.rps)} | ${percent(s.current.ratio)} | ${percent(s.ref.ratio)} | ` +
-    `**${percent(throughputRatio(s))}** | ${fmt(s.current.p99, 1)} | ${fmt(s.ref.p99, 1)} | ${percent(s.current.p99 / s.ref.p99)} | ${s.current.errors}, ${s.ref.errors} |`
+    `**${percent(throughputRatio(s))}** | ${fmt(s.current.p99, 1)} | ${fmt(s.ref.p99, 1)} | ${s.ref.p99 > 0 ? percent(s.current.p99 / s.ref.p99) : ''} | ${s.current.errors}, ${s.ref.errors} |`
   return [
     '| scenario | req/s | ref req/s | of bare | ref of bare | req/s of ref\'s | p99 ms | ref p99 ms | p99 of ref\'s | errors, ref errors |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

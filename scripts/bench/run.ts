@@ -19,10 +19,13 @@
  * that ref instead; see compare-run.ts. `npm run bench -- --store mongodb` measures the catalog reads on
  * FerretDB beside the embedded store instead; see mongo-run.ts. `npm run bench -- --scale N` (with
  * `--store mongodb` on FerretDB) measures the department at N times its size instead; see scale-run.ts.
+ * `npm run bench -- --audit-trail [N]` measures the department with N audit records (default 1,000,000)
+ * against it with none instead; see audit-trail.ts.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { benchAuditTrail, defaultAuditTrail } from './audit-trail.js'
 import { cacheScenarios } from './cache.js'
 import { compare } from './compare-run.js'
 import { benchDegreeAudit } from './degree-audit.js'
@@ -62,8 +65,8 @@ async function main(): Promise<void> {
     const catalog = (await catalogScenarios(service.url, admin)).filter((s) => wanted(s.name))
     await measure(catalog, service.child.pid)
     const recorded = await Promise.all(catalog.filter((s) => s.name === personByToken).map(record))
-    // Memory of the service holding the sample department; the next scenario adds records and an audit
-    // entry per request, which the store keeps in memory by design.
+    // Memory of the service holding the sample department, before the next scenario adds records and an
+    // audit entry per request (audit-trail.ts measures what a long trail costs).
     const mem = await memory(service.child.pid!)
     if (wanted(degreeProgressName)) await measure([await degreeProgressScenario(service.url, admin)], service.child.pid)
     await stop(service.child)
@@ -121,8 +124,14 @@ if (store !== 'embedded' && store !== 'mongodb') throw new Error('--store takes 
 const scaleAt = process.argv.indexOf('--scale')
 const scale = scaleAt >= 0 ? Number(process.argv[scaleAt + 1]) : null
 if (scale !== null && !(Number.isInteger(scale) && scale >= 1 && scale <= 500)) throw new Error('--scale takes an integer from 1 to 500')
+const trailAt = process.argv.indexOf('--audit-trail')
+const trailArg = trailAt >= 0 ? process.argv[trailAt + 1] : undefined
+const trail = trailAt < 0 ? null : trailArg === undefined || trailArg.startsWith('--') ? defaultAuditTrail : Number(trailArg.replace(/_/g, ''))
+if (trail !== null && !(Number.isInteger(trail) && trail >= 1 && trail <= 100_000_000)) throw new Error('--audit-trail takes a number of audit records from 1 to 100,000,000 (default 1,000,000)')
+if (trail !== null && (ref || scale !== null || store !== 'embedded')) throw new Error('--audit-trail runs alone, on the embedded store at scale 1')
 
-;(ref ? compare(ref) : scale !== null ? benchScale(scale, store) : store === 'mongodb' ? benchMongo() : main()).catch((error: unknown) => {
+const mode = ref ? compare(ref) : trail !== null ? benchAuditTrail(trail) : scale !== null ? benchScale(scale, store) : store === 'mongodb' ? benchMongo() : main()
+mode.catch((error: unknown) => {
   console.error(error)
   process.exit(1)
 })

@@ -26,9 +26,9 @@ export interface Seeded {
   /** The services' environment, on the seeded data directory. */
   readonly env: Record<string, string>
   /**
-   * A copy of the seeded directory for one start: the degree-progress scenario appends an audit record
-   * per request (tens of thousands in a run), and a service holding them is measurably slower
-   * (docs/performance.md), so the cached reads must not depend on how long that scenario ran.
+   * A copy of the seeded directory for one start: the degree-progress scenario adds records and appends
+   * an audit record per request (tens of thousands in a run), and the cached reads must not depend on how
+   * long that scenario ran.
    */
   fresh(): Promise<{ DATA_DIR: string }>
 }
