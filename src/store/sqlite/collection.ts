@@ -9,6 +9,7 @@ import { keysOf, plainAt } from './keys.js'
 import { always, compile, copyOf } from './match.js'
 import { fieldExpression, jsonPath, quoteName } from './sql.js'
 import { orderBy, translateFilter, type FieldKinds } from './translate.js'
+import type { Turns } from './turns.js'
 import { applyUpdate } from './update.js'
 
 /** What a collection shares with the rest of its store. */
@@ -19,6 +20,7 @@ export interface CollectionHost {
   prepare(sql: string): Statement
   /** Told after every write call, once its effect (if any) is visible to reads. */
   wrote(collection: string): void
+  readonly turns: Turns
 }
 
 type Page = Omit<FindOptions, 'omit'>
@@ -203,11 +205,13 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async findById(id: string, options?: Pick<FindOptions, 'omit'>): Promise<T | null> {
+    await this.host.turns.pass()
     if (typeof id !== 'string') return this.findOne({ _id: id }, options)
     return this.read(() => this.copiesByIds([id], options?.omit)[0] ?? null)
   }
 
   async viewById(id: string): Promise<Frozen<T> | null> {
+    await this.host.turns.pass()
     if (typeof id !== 'string') return null
     // The hot path of a record read: a cached document, with nothing made around it.
     const cached = this.host.cache.get(this.name, id) as Frozen<T> | undefined
@@ -215,6 +219,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async view(filter: Filter, options: Page = {}): Promise<readonly Frozen<T>[]> {
+    await this.host.turns.pass()
     return this.read(() => this.frozenByIds(this.matchingIds(filter, options)))
   }
 
@@ -224,10 +229,12 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    await this.host.turns.pass()
     return this.read(() => this.copiesByIds(this.matchingIds(filter, options), options.omit))
   }
 
   async count(filter: Filter): Promise<number> {
+    await this.host.turns.pass()
     return this.read(() => {
       const { where, params, exact } = translateFilter(filter, this.kinds)
       if (exact) return this.statement(`SELECT count(*) FROM ${this.table} WHERE ${where}`).pluck().get(...params) as number
@@ -324,15 +331,18 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async insertOne(doc: T): Promise<void> {
+    await this.host.turns.pass()
     this.write(() => this.insertRow(doc))
   }
 
   async insertMany(docs: readonly T[]): Promise<void> {
+    await this.host.turns.pass()
     if (!docs.length) return
     this.write(() => { for (const doc of docs) this.insertRow(doc) })
   }
 
   async updateOne(filter: Filter, update: Update): Promise<T | null> {
+    await this.host.turns.pass()
     assertUpdate(update)
     return this.write(() => {
       const [id] = this.matchingIds(filter, { limit: 1 })
@@ -341,6 +351,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async updateMany(filter: Filter, update: Update): Promise<number> {
+    await this.host.turns.pass()
     assertUpdate(update)
     return this.write(() => {
       const ids = this.matchingIds(filter)
@@ -350,6 +361,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async upsertOne(filter: Filter, doc: T): Promise<void> {
+    await this.host.turns.pass()
     const { _id, ...fields } = doc
     assertUpdate({ $set: fields })
     this.write(() => {
@@ -360,10 +372,12 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async deleteOne(filter: Filter): Promise<number> {
+    await this.host.turns.pass()
     return this.write(() => this.deleteRows(this.matchingIds(filter, { limit: 1 })))
   }
 
   async deleteMany(filter: Filter): Promise<number> {
+    await this.host.turns.pass()
     return this.write(() => this.deleteRows(this.matchingIds(filter)))
   }
 }

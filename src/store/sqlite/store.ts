@@ -8,6 +8,7 @@ import { convertPreviousRelease } from './convert.js'
 import { openDatabase, type Database, type Synchronous } from './database.js'
 import { DocumentsCache, defaultCacheBytes } from './documents-cache.js'
 import { lockDataDir, type DataDirLock } from './lock.js'
+import { Turns } from './turns.js'
 
 /** The embedded store's file in the data directory. */
 export const databaseFile = 'adks.sqlite'
@@ -65,6 +66,7 @@ export class EmbeddedStore implements Store {
         return statement
       },
       wrote: (name) => void this.counts.set(name, (this.counts.get(name) ?? 0) + 1),
+      turns: new Turns(),
     }
   }
 

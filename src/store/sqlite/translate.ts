@@ -81,12 +81,14 @@ class Builder {
   }
 
   private field(field: string, condition: Scalar | Operators): Part {
-    if (field !== '_id' && !this.fields.indexed(field)) return null
-    const keyed = field !== '_id' && this.fields.multikey(field)
+    const indexed = field === '_id' || this.fields.indexed(field)
+    // Through an array of subdocuments, only the predicate follows MongoDB's reading of a dotted path.
+    if (!indexed && field.includes('.')) return null
+    const mode = !indexed ? this.unindexed : field !== '_id' && this.fields.multikey(field) ? this.keyed : this.scalar
     const ops = typeof condition === 'object' ? Object.entries(condition).filter(([, v]) => v !== undefined) : [['$eq', condition] as const]
     const parts: string[] = []
     for (const [op, operand] of ops) {
-      const sql = keyed ? this.keyed(field, op, operand) : this.scalar(field, op, operand)
+      const sql = mode.call(this, field, op, operand)
       if (sql === null) return null
       parts.push(sql)
     }
@@ -130,6 +132,39 @@ class Builder {
       case '$prefix': {
         const prefix = operand as string
         return `${x} >= ${this.bind(prefix)} AND ${x} < ${this.bind(prefixEnd(prefix))} AND substr(${x}, 1, ${this.bind(codePoints(prefix))}) = ${this.bind(prefix)}`
+      }
+      default: return null
+    }
+  }
+
+  /**
+   * A condition on a top-level field no index leads, read from each row's JSON by SQLite: json_each
+   * gives an array's elements, or the value itself when it is a scalar, which is MongoDB's "any element
+   * matches"; an object is never equal to a scalar, though json_each would give its members.
+   */
+  private unindexed(field: string, op: string, operand: unknown): string | null {
+    const path = jsonPath(field)
+    const notObject = `json_type(doc, ${path}) <> 'object'`
+    const typeOf = (value: Scalar) => typeof value === 'string' ? `type = 'text'` : typeof value === 'number' ? `type IN ('integer', 'real')` : `type = '${value ? 'true' : 'false'}'`
+    const any = (where: () => string) => `EXISTS (SELECT 1 FROM json_each(doc, ${path}) WHERE ${where()}) AND ${notObject}`
+    const equal = (value: Scalar) => any(() => typeof value === 'boolean' ? typeOf(value) : `${typeOf(value)} AND value = ${this.bind(value)}`)
+    const member = (values: readonly Scalar[]): string => {
+      if (!values.length) return '0'
+      return any(() => values.map((value) => `(${typeof value === 'boolean' ? typeOf(value) : `${typeOf(value)} AND value = ${this.bind(value)}`})`).join(' OR '))
+    }
+    switch (op) {
+      case '$eq': return equal(operand as Scalar)
+      case '$ne': return `NOT coalesce(${equal(operand as Scalar)}, 0)`
+      case '$in': return member(operand as Scalar[])
+      case '$nin': return `NOT coalesce(${member(operand as Scalar[])}, 0)`
+      case '$gt': case '$gte': case '$lt': case '$lte': {
+        const sign = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' }[op]
+        return any(() => `${typeOf(operand as Scalar)} AND value ${sign} ${this.bind(operand)}`)
+      }
+      case '$exists': return operand ? `json_type(doc, ${path}) IS NOT NULL` : `json_type(doc, ${path}) IS NULL`
+      case '$prefix': {
+        const prefix = operand as string
+        return any(() => `type = 'text' AND substr(value, 1, ${this.bind(codePoints(prefix))}) = ${this.bind(prefix)}`)
       }
       default: return null
     }
