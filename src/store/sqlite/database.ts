@@ -14,6 +14,9 @@ export function openDatabase(file: string, synchronous: Synchronous = 'full'): D
   db.pragma(`synchronous = ${synchronous}`)
   db.pragma(`cache_size = -${pageCacheKib}`)
   db.pragma('temp_store = memory')
+  // A record's old content (a secret stored in clear by an older version, a deleted person) is
+  // overwritten in the pages it leaves, not kept there until the page is reused.
+  db.pragma('secure_delete = fast')
   db.exec('CREATE TABLE IF NOT EXISTS adks_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)')
   db.exec('CREATE TABLE IF NOT EXISTS adks_indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name))')
   db.exec('CREATE TABLE IF NOT EXISTS adks_multikey (collection TEXT NOT NULL, field TEXT NOT NULL, PRIMARY KEY (collection, field))')
