@@ -5,6 +5,7 @@ import {
   type Collection, type Doc, type Filter, type FindOptions, type Frozen, type IndexSpec, type Update,
 } from '../port.js'
 import type { DocumentsCache } from './documents-cache.js'
+import { QueryAnswers } from './query-answers.js'
 import { keysOf, plainAt } from './keys.js'
 import { always, compile, copyOf } from './match.js'
 import { fieldExpression, jsonPath, quoteName } from './sql.js'
@@ -51,6 +52,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   /** Indexed fields some document holds an array or object in (persisted, as MongoDB's multikey flag). */
   private readonly multikey = new Set<string>()
   private readonly kinds: FieldKinds
+  private readonly answers = new QueryAnswers()
 
   constructor(readonly name: string, private readonly host: CollectionHost) {
     this.table = quoteName(name)
@@ -136,6 +138,16 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
 
   /** Frozen documents by id, in the order given, from the cache or else the table (and then cached). */
   private frozenByIds(ids: readonly string[]): Frozen<T>[] {
+    const docs: Frozen<T>[] = []
+    for (const id of ids) {
+      const cached = this.host.cache.get(this.name, id) as Frozen<T> | undefined
+      if (!cached) return this.frozenWithMisses(ids)
+      docs.push(cached)
+    }
+    return docs
+  }
+
+  private frozenWithMisses(ids: readonly string[]): Frozen<T>[] {
     const found = new Map<string, Frozen<T>>()
     const missing: string[] = []
     for (const id of ids) {
@@ -143,9 +155,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
       if (cached) found.set(id, cached)
       else missing.push(id)
     }
-    if (missing.length) {
-      for (const [id, text] of this.rowsByIds(missing)) found.set(id, this.host.cache.put(this.name, id, text) as Frozen<T>)
-    }
+    for (const [id, text] of this.rowsByIds(missing)) found.set(id, this.host.cache.put(this.name, id, text) as Frozen<T>)
     return ids.flatMap((id) => found.get(id) ?? [])
   }
 
@@ -185,7 +195,8 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     const order = orderBy(page.sort)
     if (exact) {
       const sql = `SELECT _id FROM ${this.table} WHERE ${where}${order} LIMIT ? OFFSET ?`
-      return this.statement(sql).pluck().all(...params, page.limit || -1, page.skip ?? 0) as string[]
+      const args = [...params, page.limit || -1, page.skip ?? 0]
+      return this.answers.remember(sql, args, () => this.statement(sql).pluck().all(...args) as string[])
     }
     const predicate = compile(filter)
     const ids: string[] = []
@@ -237,7 +248,10 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     await this.host.turns.pass()
     return this.read(() => {
       const { where, params, exact } = translateFilter(filter, this.kinds)
-      if (exact) return this.statement(`SELECT count(*) FROM ${this.table} WHERE ${where}`).pluck().get(...params) as number
+      if (exact) {
+        const sql = `SELECT count(*) FROM ${this.table} WHERE ${where}`
+        return this.answers.remember(sql, params, () => this.statement(sql).pluck().get(...params) as number)
+      }
       return this.matchingIds(filter).length
     })
   }
@@ -272,6 +286,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
       this.reloadMultikey()
       throw this.classify(error)
     } finally {
+      this.answers.clear()
       this.host.wrote(this.name)
     }
   }
