@@ -30,3 +30,32 @@ jobContract(t, {
   },
   fixtureEnv: () => ({ JOBS_DRIVER: 'embedded' }),
 })
+
+t.test('a schedule upserted again unchanged keeps its next time: a restart does not run a daily job again', async (t) => {
+  let driver: EmbeddedJobDriver | undefined
+  let store: EmbeddedStore | undefined
+  const dir = await tempDir(t, async () => {
+    await driver?.close()
+    await store?.close()
+  })
+  store = await EmbeddedStore.open(dir)
+  driver = await EmbeddedJobDriver.open(store, { log, pollMs: 20, leaseMs: 500, closeGraceMs: 2000 })
+  const day = 24 * 60 * 60 * 1000
+  const runs = async () => (await driver!.list({ queue: 'maintenance', limit: 100, offset: 0 })).items.filter((job) => job.name === 'daily').length
+  const next = async () => (await driver!.schedulers('maintenance')).find((s) => s.id === 'daily')!.next_run
+  // A new interval fires at once, as on BullMQ; wait until that run is enqueued and the next is a day away.
+  await driver.upsertScheduler('maintenance', { id: 'daily', every: day })
+  for (let i = 0; i < 3000 && (await runs() < 1 || Date.parse(await next() ?? '') <= Date.now()); i++) await new Promise((resolve) => setTimeout(resolve, 10))
+  const scheduled = await next()
+  t.equal(await runs(), 1, 'the new schedule ran once')
+  // What every start of the service does.
+  await driver.upsertScheduler('maintenance', { id: 'daily', every: day })
+  await driver.upsertScheduler('maintenance', { id: 'daily', every: day })
+  t.equal(await next(), scheduled, 'upserted again unchanged: the next run stays where it was')
+  await driver.close()
+  driver = await EmbeddedJobDriver.open(store, { log, pollMs: 20, leaseMs: 500, closeGraceMs: 2000 })
+  await driver.upsertScheduler('maintenance', { id: 'daily', every: day })
+  t.equal(await runs(), 1, 'and no second run was enqueued')
+  await driver.upsertScheduler('maintenance', { id: 'daily', pattern: '0 3 * * *' })
+  t.not(await next(), scheduled, 'a changed schedule is scheduled anew')
+})

@@ -154,7 +154,11 @@ export class EmbeddedJobDriver implements JobDriver {
     checkSchedule(spec)
     const now = Date.now()
     // As in BullMQ: an interval fires at once and then on its multiples; a pattern waits for its next time.
-    const first = spec.every !== undefined ? now : nextRun(spec, now)
+    // A schedule upserted again unchanged (every start does) keeps its next time: a daily check of the
+    // whole audit trail must not run at every restart.
+    const stored = await this.schedules.findById(schedulerKey(queue, spec.id))
+    const unchanged = stored !== null && stored.pattern === (spec.pattern ?? null) && stored.every === (spec.every ?? null) && stored.tz === (spec.tz ?? null)
+    const first = unchanged ? Date.parse(stored.next_run_at) : spec.every !== undefined ? now : nextRun(spec, now)
     const doc: SchedulerDoc = {
       _id: schedulerKey(queue, spec.id), queue, id: spec.id, name: spec.name ?? spec.id,
       pattern: spec.pattern ?? null, every: spec.every ?? null, tz: spec.tz ?? null, data: JSON.stringify(spec.data ?? {}),

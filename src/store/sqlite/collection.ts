@@ -190,13 +190,14 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
    * The ids of the matching documents, in the order and page asked for. A filter SQL answers exactly is
    * paged by SQL; otherwise the rows SQL narrows to are read in order and the predicate picks.
    */
-  private matchingIds(filter: Filter, page: Page = {}): string[] {
+  private matchingIds(filter: Filter, page: Page = {}, remember = false): string[] {
     const { where, params, exact } = translateFilter(filter, this.kinds)
     const order = orderBy(page.sort)
     if (exact) {
       const sql = `SELECT _id FROM ${this.table} WHERE ${where}${order} LIMIT ? OFFSET ?`
       const args = [...params, page.limit || -1, page.skip ?? 0]
-      return this.answers.remember(sql, args, () => this.statement(sql).pluck().all(...args) as string[])
+      const query = () => this.statement(sql).pluck().all(...args) as string[]
+      return remember ? this.answers.remember(sql, args, query) : query()
     }
     const predicate = compile(filter)
     const ids: string[] = []
@@ -231,7 +232,8 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async view(filter: Filter, options: Page = {}): Promise<readonly Frozen<T>[]> {
     await this.host.turns.pass()
-    return this.read(() => this.frozenByIds(this.matchingIds(filter, options)))
+    // Views answer requests, which ask the same pages again; finds feed jobs, which walk a collection once.
+    return this.read(() => this.frozenByIds(this.matchingIds(filter, options, true)))
   }
 
   async findOne(filter: Filter, options?: Pick<FindOptions, 'omit' | 'sort'>): Promise<T | null> {

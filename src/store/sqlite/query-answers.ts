@@ -7,9 +7,10 @@ const entries = 256
 const longest = 1000
 
 /**
- * What recent exact queries of one collection answered: the ids a page matched, or a count. A list
- * request asks for its page and its total, and the next request for that list asks the same until
- * something writes to the collection.
+ * What recent exact queries of one collection answered: the ids a page `view` matched, or a count. A
+ * list request asks for its page and its total, and the next request for that list asks the same until
+ * something writes to the collection. `find` is left out: a job walking a collection in batches asks
+ * each batch once, and would only push the pages requests ask for out.
  *
  * Cache rule. Holds: per SQL text and parameters, the ids it selected (up to 1,000) or the count it
  * gave, as of the collection's last write. Invalidated by: every write to the collection, which clears
