@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache'
 import { StoreUnavailableError, type Collection, type Doc, type IndexSpec, type Store, type WriteCounts } from '../port.js'
 import { SqliteCollection, type CollectionHost } from './collection.js'
 import { convertPreviousRelease } from './convert.js'
-import { openDatabase, type Database, type Synchronous } from './database.js'
+import { openDatabase, refreshStatistics, type Database, type Synchronous } from './database.js'
 import { DocumentsCache, defaultCacheBytes } from './documents-cache.js'
 import { lockDataDir, type DataDirLock } from './lock.js'
 import { Turns } from './turns.js'
@@ -23,6 +23,9 @@ export interface EmbeddedStoreOptions {
   /** Hears the query plan of each statement every time it is run (worked out once per SQL text): how tests check index use. */
   readonly explain?: (sql: string, plan: readonly string[]) => void
 }
+
+/** How often the planner's statistics are looked at, as SQLite advises for a long-lived connection. */
+const statisticsIntervalMs = 60 * 60 * 1000
 
 /** Statements kept prepared; a filter's shape (not its values) makes its SQL text, so few shapes recur. */
 const preparedStatements = 500
@@ -44,6 +47,8 @@ export class EmbeddedStore implements Store {
   private readonly collections = new Map<string, SqliteCollection<Doc>>()
   private readonly statements: LRUCache<string, Statement>
   private readonly host: CollectionHost
+  // Unref'd, so that a store someone forgot to close never keeps the process alive on its own.
+  private readonly statistics = setInterval(() => refreshStatistics(this.db), statisticsIntervalMs).unref()
 
   constructor(private readonly db: Database, private readonly lock: DataDirLock | null, options: EmbeddedStoreOptions = {}) {
     this.statements = new LRUCache({ max: preparedStatements })
@@ -110,6 +115,7 @@ export class EmbeddedStore implements Store {
   async ensureIndexes(name: string, indexes: readonly IndexSpec[]): Promise<void> {
     const collection = this.entry(name)
     for (const index of indexes) collection.ensureIndex(index)
+    refreshStatistics(this.db)
   }
 
   async indexes(name: string): Promise<IndexSpec[]> {
@@ -130,7 +136,9 @@ export class EmbeddedStore implements Store {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.statistics)
     if (this.db.open) {
+      refreshStatistics(this.db)
       this.statements.clear()
       this.db.close()
     }
