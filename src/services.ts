@@ -110,6 +110,17 @@ async function samlFor(settings: NonNullable<Config['saml']>, redis: Redis | nul
 export async function createServices(config: Config, schema: CompiledSchema, log: FastifyBaseLogger, given?: Store): Promise<OpenServices> {
   const names = [...schema.collections.map((c) => c.name), ...Object.keys(systemCollections)]
   const opened = given ?? await openStore(config, names, log)
+  try {
+    return await servicesOn(opened, config, schema, log, given)
+  } catch (error) {
+    // A start that fails after the store opened (a placeholder secret, a broken schema) lets its data
+    // directory go, so that the same process, a test or the next attempt, can open it again.
+    if (!given) await opened.close().catch(() => {})
+    throw error
+  }
+}
+
+async function servicesOn(opened: Store, config: Config, schema: CompiledSchema, log: FastifyBaseLogger, given?: Store): Promise<OpenServices> {
   // Every service writes through the cluster's store, so other instances hear of every write.
   const cluster = await joinCluster(opened, config.redisUrl, config.redisPrefix, log)
   const store = cluster.store
