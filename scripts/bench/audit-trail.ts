@@ -8,9 +8,10 @@
  * batches of one transaction each) into a copy of the seeded directory; both are kept in the system's
  * temporary directory while the sources that wrote them are unchanged (seed-cache.ts; BENCH_RESEED=1
  * writes both again), and each run starts its services on copies. The service with the trail starts
- * first and alone, for its time to ready; then the one without it. The start's chain verification
- * (the maintenance job verify-audit-chain, which walks the whole trail) is awaited on each before the
- * next step, its time reported.
+ * first and alone; then the one without it. Each is started once, its first start's work awaited (the
+ * new maintenance schedules run at once, verify-audit-chain among them, which walks the whole trail;
+ * its time is reported) and stopped, then started again and measured from that restart: a service
+ * that has run before, as one holding years of entries has.
  *
  * Then, with CACHE=off and 10 connections as in the catalog scenarios: the person read
  * (`GET /api/people/:id`) on both services in alternating rounds, each round after one of the bare
@@ -19,7 +20,7 @@
  * BENCH_AUDITED_READS requests (default 20,000) in chunks taken in turn between the services, the
  * resident set read from /proc before the first chunk and after the last.
  *
- * Targets, on the service holding the trail: ready within 2 s; peak resident set through the person
+ * Targets, on the service holding the trail: ready (the restart) within 2 s; peak resident set through the person
  * reads at most 200 MB; the person read's throughput within 10% of the empty trail's (the median over
  * rounds of the two measured in the same round); the audited reads growing the resident set by at most
  * 15 MB. BENCH_DURATION, BENCH_ROUNDS and BENCH_CONNECTIONS apply as in run.ts. Results go to stdout and
@@ -202,6 +203,9 @@ async function measureAuditedReads(services: readonly Service[], path: string): 
 
 interface Side {
   readonly entries: number
+  /** The first start on the directory, which runs the new maintenance schedules at once (the chain check among them). */
+  readonly firstStart: { readonly readyMs: number; readonly verification: ChainCheck | null }
+  /** The start measured: a restart, as a department's service that has run before starts. */
   readonly readyMs: number
   readonly readyCpuS: number
   readonly rssAtReadyMb: number
@@ -251,9 +255,10 @@ function report(f: AuditTrailFigures): string {
     '',
     `| what | ${n} audit records | empty audit trail | target |`,
     '|---|---:|---:|---|',
-    `| ready | ${fmt(trail.readyMs)} ms (${fmt(trail.readyCpuS, 2)} s CPU) | ${fmt(empty.readyMs)} ms (${fmt(empty.readyCpuS, 2)} s CPU) | ≤ ${fmt(t.readyMs)} ms: ${verdict(trail.readyMs <= t.readyMs)} |`,
+    `| ready (the restart) | ${fmt(trail.readyMs)} ms (${fmt(trail.readyCpuS, 2)} s CPU) | ${fmt(empty.readyMs)} ms (${fmt(empty.readyCpuS, 2)} s CPU) | ≤ ${fmt(t.readyMs)} ms: ${verdict(trail.readyMs <= t.readyMs)} |`,
     `| RSS at ready | ${fmt(trail.rssAtReadyMb)} MB | ${fmt(empty.rssAtReadyMb)} MB | |`,
-    `| the start's chain verification (verify-audit-chain), awaited before measuring | ${chain(trail.verification)} | ${chain(empty.verification)} | |`,
+    `| the first start on the directory: ready, then its chain verification (verify-audit-chain, which a new daily schedule runs at once), awaited | ${fmt(trail.firstStart.readyMs)} ms, ${chain(trail.firstStart.verification)} | ${fmt(empty.firstStart.readyMs)} ms, ${chain(empty.firstStart.verification)} | |`,
+    `| the restart measured: a chain verification run | ${trail.verification?.seconds ? 'yes' : 'none'} | ${empty.verification?.seconds ? 'yes' : 'none'} | |`,
     `| RSS after the person reads | ${fmt(trail.rssMb)} MB | ${fmt(empty.rssMb)} MB | |`,
     `| peak RSS through the person reads | ${fmt(trail.peakRssMb)} MB | ${fmt(empty.peakRssMb)} MB | ≤ ${t.peakRssMb} MB: ${verdict(trail.peakRssMb <= t.peakRssMb)} |`,
     `| peak RSS at the end (after the audited reads) | ${fmt(trail.finalPeakRssMb)} MB | ${fmt(empty.finalPeakRssMb)} MB | |`,
@@ -295,16 +300,26 @@ export async function benchAuditTrail(entries: number): Promise<void> {
 
     // One after the other, the second once the first's chain verification is over, so that neither's
     // start shares the machine with the other's.
+    // Each directory is started once and stopped after that start's work (the new schedules run at
+    // once), then started again and measured: the state of a service that has run before.
     const start = async (name: string, dataDir: string) => {
-      const port = await freePort()
       const serviceEnv = { ...env, DATA_DIR: dataDir, CACHE: 'off' }
-      const started = await startServer('node', [...serviceArgs], serviceEnv, port, '/ready')
-      running.push(started)
-      const pid = started.child.pid!
-      const readyCpuS = await cpuTimeUs(pid) / 1e6
-      const { rssMb } = await memory(pid)
-      const service: Service = { ...started, name, port, headers: await auth(serviceEnv, port) }
-      return { service, readyCpuS, rssAtReadyMb: rssMb, verification: await startVerification(service) }
+      const once = async () => {
+        const port = await freePort()
+        const started = await startServer('node', [...serviceArgs], serviceEnv, port, '/ready')
+        running.push(started)
+        const pid = started.child.pid!
+        const readyCpuS = await cpuTimeUs(pid) / 1e6
+        const { rssMb } = await memory(pid)
+        const service: Service = { ...started, name, port, headers: await auth(serviceEnv, port) }
+        return { service, readyCpuS, rssAtReadyMb: rssMb, verification: await startVerification(service) }
+      }
+      const first = await once()
+      await stop(first.service.child)
+      running.splice(running.indexOf(first.service), 1)
+      const measured = await once()
+      const ran = measured.verification && first.verification && measured.verification.seconds !== first.verification.seconds
+      return { ...measured, verification: ran ? measured.verification : null, firstStart: { readyMs: first.service.readyMs, verification: first.verification } }
     }
     const withTrail = await start(`${fmt(entries)} audit records`, dirs.trail)
     const withoutTrail = await start('empty audit trail', dirs.empty)
@@ -332,7 +347,7 @@ export async function benchAuditTrail(entries: number): Promise<void> {
     const finalPeak = await each(async (service) => (await memory(service.child.pid!)).peakRssMb)
 
     const side = (i: number, personResult: PairedResult): Side => ({
-      entries: held[i]!, readyMs: services[i]!.service.readyMs, readyCpuS: services[i]!.readyCpuS, rssAtReadyMb: services[i]!.rssAtReadyMb,
+      entries: held[i]!, firstStart: services[i]!.firstStart, readyMs: services[i]!.service.readyMs, readyCpuS: services[i]!.readyCpuS, rssAtReadyMb: services[i]!.rssAtReadyMb,
       verification: services[i]!.verification, person: personResult, rssMb: afterPerson[i]!.rssMb, peakRssMb: afterPerson[i]!.peakRssMb,
       audited: audited[i]!, finalPeakRssMb: finalPeak[i]!,
     })
