@@ -28,11 +28,11 @@ if (process.env.MONGODB_URL) {
     const records = new RecordService(store as Store, schema)
     await seedDepartmentInBulk(records, generateSampleDepartment(1))
 
-    /** The plans of the statements one query ran. */
+    /** The plans of the statements one query ran on its collection (the service's own jobs query too, meanwhile). */
     async function plansOf(collection: string, filter: Filter, options: FindOptions): Promise<string[]> {
       heard = []
       await store!.collection(collection).find(filter, options)
-      return heard.flatMap((entry) => entry.plan.map((line) => `${line}   [${entry.sql}]`))
+      return heard.filter((entry) => entry.sql.includes(`FROM "${collection}"`)).flatMap((entry) => entry.plan.map((line) => `${line}   [${entry.sql}]`))
     }
     const scans = (plan: readonly string[], table: string) => plan.filter((line) => new RegExp(`^SCAN ${table}(?! USING)`).test(line))
     const sorts = (plan: readonly string[]) => plan.filter((line) => line.startsWith('USE TEMP B-TREE FOR ORDER BY'))

@@ -20,7 +20,8 @@ export function openDatabase(file: string, synchronous: Synchronous = 'full'): D
   // The planner's statistics, as SQLite advises for a long-lived connection: without them it takes an
   // equality on any index for selective, and reads all 10,000 requests of one domain to find an
   // approver's 500 through `domain` instead of through the approver's keys. Sampled (analysis_limit), so
-  // that it costs milliseconds at any size; kept current by `refreshStatistics` (store.ts).
+  // that it costs milliseconds at any size; kept current by `refreshStatistics`, hourly and at close
+  // (store.ts), never right after indexes are made, when the tables may still be empty and say so.
   db.pragma('analysis_limit = 1000')
   db.exec('CREATE TABLE IF NOT EXISTS adks_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)')
   db.exec('CREATE TABLE IF NOT EXISTS adks_indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name))')
