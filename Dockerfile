@@ -1,5 +1,7 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
+# better-sqlite3 (the embedded store) builds from source where no prebuilt binary matches.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 # web/ is a workspace of its own (its React is not the test runner's): its package.json comes with the lock.
 COPY package.json package-lock.json ./
 COPY web/package.json ./web/
