@@ -24,8 +24,15 @@ async function removeKeys(prefix: string): Promise<void> {
   await redis.quit()
 }
 
+/**
+ * Long enough for the slowest recovery: a kill that came after the dead process had claimed the email
+ * leaves a claim the sweep takes back only once it is a minute old (claimTimeoutMs), at a sweep that runs
+ * once a minute; with a busy machine's start-up on top, that can be two minutes and more.
+ */
+const recoveryMs = 180_000
+
 async function until<T>(check: () => Promise<T | null | undefined | false>, what: string): Promise<T> {
-  const deadline = Date.now() + 60_000
+  const deadline = Date.now() + recoveryMs
   for (;;) {
     const value = await check()
     if (value) return value
