@@ -6,9 +6,9 @@ import {
 } from '../port.js'
 import type { DocumentsCache } from './documents-cache.js'
 import { QueryAnswers } from './query-answers.js'
-import { keysOf, plainAt } from './keys.js'
+import { KeysTable } from './keys-table.js'
 import { always, compile, copyOf } from './match.js'
-import { fieldExpression, jsonPath, quoteName } from './sql.js'
+import { fieldExpression, quoteName } from './sql.js'
 import { orderBy, translateFilter, type FieldKinds } from './translate.js'
 import type { Turns } from './turns.js'
 import { applyUpdate } from './update.js'
@@ -42,29 +42,24 @@ const unavailable = /^SQLITE_(IOERR|FULL|CANTOPEN|BUSY|LOCKED|NOMEM|READONLY|COR
  */
 export class SqliteCollection<T extends Doc> implements Collection<T> {
   private readonly table: string
-  private readonly keys: string
+  private readonly keys: KeysTable
   /** The indexes kept, `_id`'s first, as `indexes()` reports them. */
   readonly indexes: IndexSpec[] = [{ fields: ['_id'], unique: true }]
   /** Unique indexes by SQLite name, to say which fields a constraint failure was about. */
   private readonly uniqueByName = new Map<string, readonly string[]>()
   /** Fields that lead an index: a condition on one is answered by SQL, on any other by the predicate. */
   private readonly led = new Set<string>(['_id'])
-  /** Indexed fields some document holds an array or object in (persisted, as MongoDB's multikey flag). */
-  private readonly multikey = new Set<string>()
   private readonly kinds: FieldKinds
   private readonly answers = new QueryAnswers()
 
   constructor(readonly name: string, private readonly host: CollectionHost) {
     this.table = quoteName(name)
-    this.keys = quoteName(`${name}#keys`)
     const { db } = host
     db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (_id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`)
-    db.exec(`CREATE TABLE IF NOT EXISTS ${this.keys} (field TEXT NOT NULL, kind INTEGER NOT NULL, value NOT NULL, id TEXT NOT NULL, PRIMARY KEY (field, kind, value, id)) WITHOUT ROWID`)
-    db.exec(`CREATE INDEX IF NOT EXISTS ${quoteName(`${name}#keys:id`)} ON ${this.keys} (id)`)
+    this.keys = new KeysTable(name, this.table, db, (sql) => this.statement(sql))
     const specs = db.prepare('SELECT spec FROM adks_indexes WHERE collection = ? ORDER BY rowid').pluck().all(name) as string[]
     for (const spec of specs) this.remember(JSON.parse(spec) as IndexSpec)
-    this.reloadMultikey()
-    this.kinds = { indexed: (field) => this.led.has(field), multikey: (field) => this.multikey.has(field), keys: this.keys }
+    this.kinds = { indexed: (field) => this.led.has(field), multikey: (field) => this.keys.has(field), keys: this.keys.name }
   }
 
   private indexName(index: IndexSpec): string {
@@ -94,40 +89,8 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
       db.prepare('INSERT INTO adks_indexes (collection, name, spec) VALUES (?, ?, ?)').run(this.name, name, JSON.stringify(index))
       const wasLed = this.led.has(lead)
       this.remember(index)
-      if (!wasLed && lead !== '_id' && this.holdsNonScalars(lead)) this.makeMultikey(lead)
+      if (!wasLed && lead !== '_id') this.keys.adoptIfHeld(lead)
     })()
-  }
-
-  /** Whether some stored document holds an array or object at the field, or reaches it through an array. */
-  private holdsNonScalars(field: string): boolean {
-    const segments = field.split('.')
-    const tests = segments.map((_, i) => {
-      const path = jsonPath(segments.slice(0, i + 1).join('.'))
-      return i === segments.length - 1 ? `json_type(doc, ${path}) IN ('array', 'object')` : `json_type(doc, ${path}) = 'array'`
-    })
-    return this.host.db.prepare(`SELECT 1 FROM ${this.table} WHERE ${tests.join(' OR ')} LIMIT 1`).get() !== undefined
-  }
-
-  /** From now on conditions on the field read the keys table, which is filled for every document first. */
-  private makeMultikey(field: string): void {
-    this.multikey.add(field)
-    this.host.db.prepare('INSERT OR IGNORE INTO adks_multikey (collection, field) VALUES (?, ?)').run(this.name, field)
-    const insert = this.statement(`INSERT OR IGNORE INTO ${this.keys} (field, kind, value, id) VALUES (?, ?, ?, ?)`)
-    // In pages by rowid: a connection cannot write while one of its reads is still being iterated.
-    const page = this.statement(`SELECT rowid, _id, doc FROM ${this.table} WHERE rowid > ? ORDER BY rowid LIMIT 1000`).raw()
-    for (let after = 0, rows = page.all(after) as [number, string, string][]; rows.length; rows = page.all(after) as [number, string, string][]) {
-      for (const [, id, text] of rows) {
-        for (const [kind, value] of keysOf(JSON.parse(text) as Doc, field)) insert.run(field, kind, value, id)
-      }
-      after = rows.at(-1)![0]
-    }
-  }
-
-  /** After a write that rolled back: what the database says is multikey, not what the write had begun to add. */
-  private reloadMultikey(): void {
-    this.multikey.clear()
-    const fields = this.host.db.prepare('SELECT field FROM adks_multikey WHERE collection = ?').pluck().all(this.name) as string[]
-    for (const field of fields) this.multikey.add(field)
   }
 
   private statement(sql: string): Statement {
@@ -285,7 +248,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     try {
       return this.host.db.transaction(operation)()
     } catch (error) {
-      this.reloadMultikey()
+      this.keys.reload()
       throw this.classify(error)
     } finally {
       this.answers.clear()
@@ -293,24 +256,8 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     }
   }
 
-  /** Inside a write: a field that begins to hold arrays or objects moves its conditions to the keys table. */
-  private noteShapes(doc: Doc): void {
-    for (const field of this.led) {
-      if (field !== '_id' && !this.multikey.has(field) && !plainAt(doc, field)) this.makeMultikey(field)
-    }
-  }
-
-  private writeKeys(doc: Doc, replacing: boolean): void {
-    if (replacing) this.statement(`DELETE FROM ${this.keys} WHERE id = ?`).run(doc._id)
-    if (!this.multikey.size) return
-    const insert = this.statement(`INSERT OR IGNORE INTO ${this.keys} (field, kind, value, id) VALUES (?, ?, ?, ?)`)
-    for (const field of this.multikey) {
-      for (const [kind, value] of keysOf(doc, field)) insert.run(field, kind, value, doc._id)
-    }
-  }
-
   private insertRow(doc: Doc): void {
-    this.noteShapes(doc)
+    this.keys.noteShapes(doc, this.led)
     try {
       this.statement(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`).run(doc._id, JSON.stringify(doc))
     } catch (error) {
@@ -318,7 +265,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
       const taken = (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' && this.statement(`SELECT 1 FROM ${this.table} WHERE _id = ?`).get(doc._id)
       throw taken ? new DuplicateKeyError(this.name, ['_id']) : error
     }
-    this.writeKeys(doc, false)
+    this.keys.write(doc, false)
     this.host.cache.forget(this.name, doc._id)
   }
 
@@ -327,10 +274,10 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     const [current] = this.copiesByIds([id])
     if (!current) return null
     const next = applyUpdate(current, update)
-    this.noteShapes(next)
+    this.keys.noteShapes(next, this.led)
     const text = JSON.stringify(next)
     this.statement(`UPDATE ${this.table} SET doc = ? WHERE _id = ?`).run(text, id)
-    this.writeKeys(next, true)
+    this.keys.write(next, true)
     this.host.cache.forget(this.name, id)
     return JSON.parse(text) as T
   }
@@ -338,10 +285,9 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   private deleteRows(ids: readonly string[]): number {
     let removed = 0
     const remove = this.statement(`DELETE FROM ${this.table} WHERE _id = ?`)
-    const removeKeys = this.statement(`DELETE FROM ${this.keys} WHERE id = ?`)
     for (const id of ids) {
       removed += remove.run(id).changes
-      if (this.multikey.size) removeKeys.run(id)
+      this.keys.remove(id)
       this.host.cache.forget(this.name, id)
     }
     return removed
