@@ -31,7 +31,14 @@ export interface EmbeddedStoreOptions {
 /** How often the planner's statistics are looked at, as SQLite advises for a long-lived connection. */
 const statisticsIntervalMs = 60 * 60 * 1000
 
-/** Statements kept prepared; a filter's shape (not its values) makes its SQL text, so few shapes recur. */
+/**
+ * Statements kept prepared; a filter's shape (not its values) makes its SQL text, so few shapes recur.
+ *
+ * Cache rule. Holds: prepared statements by SQL text, no data (values are bound at each run). Invalidated
+ * by: nothing needed; SQLite prepares a statement again by itself when the schema or the planner's
+ * statistics change, and the least used go past 500. Test: the store contract's "a read after a write
+ * shows it", whose repeated statements answer the writes made between their runs.
+ */
 const preparedStatements = 500
 
 /**
