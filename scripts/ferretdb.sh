@@ -143,7 +143,8 @@ files() {
     test/campus-sync/real-feeds.test.ts test/publications/real-works.test.ts \
     test/notifications/in-app.test.ts test/notifications/domains.test.ts test/notifications/email.test.ts \
     test/notifications/digest.test.ts test/notifications/outcome-*.test.ts test/notifications/webhook-routes.test.ts \
-    test/notifications/webhook-delivery.test.ts test/notifications/webhook-guards.test.ts test/notifications/webhook-load.test.ts)
+    test/notifications/webhook-delivery.test.ts test/notifications/webhook-guards.test.ts test/notifications/webhook-load.test.ts \
+    test/history/*.test.ts)
 }
 
 mongodb_pass() {

@@ -8,6 +8,8 @@
  * workflow service (scripts/sample/workflow-seed.ts).
  */
 import { loadConfig } from '../src/config.js'
+import { actingAs } from '../src/actor.js'
+import { revisionIndexes, revisionsCollection } from '../src/history/revision.js'
 import { RecordService } from '../src/records/service.js'
 import { compileSchema, type CompiledSchema } from '../src/schema/index.js'
 import { openStore } from '../src/store/open.js'
@@ -33,7 +35,7 @@ async function seed(options: SeedOptions, store: Store, schema: CompiledSchema):
   const people = schema.class('Person')!.metadata.collection!
   if (options.ifEmpty && await store.collection(people).count({}) > 0) return `${people} already has records; nothing seeded`
   if (options.reset) {
-    for (const name of collections) await store.collection(name).deleteMany({})
+    for (const name of [...collections, revisionsCollection]) await store.collection(name).deleteMany({})
   } else {
     const filled = await occupied(store, collections)
     if (filled.length) throw new SeedUsageError(`the store already holds records (${filled.join(', ')}); use --reset to replace them`)
@@ -57,7 +59,9 @@ async function main(): Promise<void> {
   const store = await openStore(config, schema.collections.map((c) => c.name))
   try {
     for (const collection of schema.collections) await store.ensureIndexes(collection.name, collection.indexes)
-    console.log(await seed(options, store, schema))
+    await store.ensureIndexes(revisionsCollection, revisionIndexes)
+    // Every seeded record's first revision names the seed as its author.
+    console.log(await actingAs({ id: 'seed', name: 'Sample data', via: 'seed' }, () => seed(options, store, schema)))
   } finally {
     await store.close()
   }

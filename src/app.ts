@@ -13,6 +13,9 @@ import { loggerOptions, requestId } from './http/logging.js'
 import { requestLoggers } from './http/request-logger.js'
 import { answerSerializers } from './http/serializers.js'
 import { gatePlugin } from './http/gate.js'
+import { installWriteActor } from './http/actor.js'
+import { revertRoutes } from './routes/history/reverts.js'
+import { trashRoutes } from './routes/history/trash.js'
 import { installValidation } from './http/validation.js'
 import { webAppPlugin } from './http/web-app.js'
 import { auditRoutes } from './routes/privacy/audit.js'
@@ -129,6 +132,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   try {
     installJsonBodies(app)
     installValidation(app)
+    installWriteActor(app)
     app.addSchema(ErrorBody)
     await app.register(docsPlugin, { publicUrl: config.publicUrl, tags })
     await app.register(authPlugin, { config, ...services })
@@ -169,6 +173,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await app.register(notificationRoutes)
     await app.register(notificationPreferenceRoutes)
     await app.register(webhookRoutes)
+    await app.register(trashRoutes)
+    await app.register(revertRoutes)
     await app.register(webAppPlugin, { root: config.webDir })
   } catch (error) {
     // A plugin or route that fails to register (a fault in the schema) must not leave the store, its

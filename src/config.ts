@@ -69,6 +69,7 @@ export const EnvSchema = Type.Object({
   WEBHOOK_RETRY_SCHEDULE: Type.String({ pattern: '^[0-9]+[smhd]?(,[0-9]+[smhd]?){0,19}$', default: '5s,5m,30m,2h,5h,10h,10h', description: 'the waits before each retry of a failed webhook delivery' }),
   NOTIFICATION_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30, description: 'days delivery records are kept' }),
   KEY_USAGE_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 90, description: 'days the worker keeps API key usage entries' }),
+  HISTORY_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 36500, default: 3650, description: "days records' revisions are kept (each record's latest always is)" }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
 })
 
@@ -148,6 +149,7 @@ export interface Config {
   /** How often the search index is rebuilt from the store (0: never); unset, the store's kind decides. */
   readonly searchRefreshMs?: number
   readonly keyUsageRetentionDays: number
+  readonly historyRetentionDays: number
   readonly notifications: NotificationSettings
   /** Where publications are imported from (src/publications/openalex). */
   readonly openalex: { readonly baseUrl?: string; readonly apiKey?: string; readonly mailto?: string }
@@ -311,6 +313,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>> 
     },
     ...(e.SEARCH_REFRESH_INTERVAL ? { searchRefreshMs: seconds(e.SEARCH_REFRESH_INTERVAL) * 1000 } : {}),
     keyUsageRetentionDays: e.KEY_USAGE_RETENTION_DAYS,
+    historyRetentionDays: e.HISTORY_RETENTION_DAYS,
     notifications: {
       ...(e.SMTP_URL ? { smtpUrl: e.SMTP_URL } : {}),
       mailFrom: e.MAIL_FROM, digestHour: e.DIGEST_HOUR, timeZone: e.TIME_ZONE, webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',

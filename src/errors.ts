@@ -47,6 +47,7 @@ export const errorTable = {
   ADKS_WRITE_CONTENDED: { status: 409, condition: 'Others changed the record (or the plan being submitted) too often while this write was tried; try again' },
   ADKS_DUPLICATE_RECORD: { status: 409, condition: 'Another record already has this id or unique field' },
   ADKS_RECORD_REFERENCED: { status: 409, condition: 'Other records still refer to the record being deleted' },
+  ADKS_RESTORE_CONFLICT: { status: 409, condition: 'A restore would bring back a reference to a record that no longer exists, or a unique value or id another record now holds; the message names it' },
   ADKS_PLAN_UNDER_REVIEW: { status: 409, condition: 'The student plan is in (or has) a major-plan approval, so it cannot change or be reviewed again now' },
   ADKS_WORKFLOW_CONFLICT: { status: 409, condition: 'The workflow instance or its entity is not in a state that allows this action (or the domain has no workflow); the body carries them as they are now' },
   ADKS_API_KEY_ACTIVE: { status: 409, condition: 'The API key must be revoked before it is deleted' },
@@ -135,6 +136,7 @@ export const VersionConflict = coded('ADKS_VERSION_CONFLICT')
 export const WriteContended = coded('ADKS_WRITE_CONTENDED')
 export const DuplicateRecord = coded('ADKS_DUPLICATE_RECORD')
 export const RecordReferenced = coded('ADKS_RECORD_REFERENCED')
+export const RestoreConflict = coded('ADKS_RESTORE_CONFLICT')
 export const PlanUnderReview = coded('ADKS_PLAN_UNDER_REVIEW')
 export const WorkflowConflict = coded('ADKS_WORKFLOW_CONFLICT')
 export const ApiKeyActive = coded('ADKS_API_KEY_ACTIVE')

@@ -27,6 +27,9 @@ import { registerPublicationJobs } from './publications/jobs.js'
 import { RecordService } from './records/service.js'
 import { connectRequestPathRedis } from './redis/client.js'
 import { maintenanceHandlers, type MaintenanceJobs } from './jobs/maintenance.js'
+import { historyCollections, historyMaintenance, pendingIndex, sweepHistory } from './history/maintenance.js'
+import { HistoryReader } from './history/reader.js'
+import { revisionIndexes, revisionsCollection } from './history/revision.js'
 import { openJobs } from './jobs/open.js'
 import type { JobDriver } from './jobs/port.js'
 import type { CompiledSchema } from './schema/index.js'
@@ -35,7 +38,8 @@ import { checkStoredClientSecret } from './campus-sync/client-secret.js'
 import { registerCampusSyncJobs } from './campus-sync/jobs.js'
 import { openStore } from './store/open.js'
 import type { IndexSpec, Store } from './store/port.js'
-import { wireOutcomes } from './notifications/outcomes.js'
+import { wireOutcomes, type OutcomeSinks } from './notifications/outcomes.js'
+import { registerRevertJobs } from './reverts/jobs.js'
 import { Notifications } from './notifications/service.js'
 import { overdueMaintenance } from './workflows/overdue.js'
 import { Approvers } from './workflows/approvers.js'
@@ -49,6 +53,7 @@ const systemCollections: Record<string, IndexSpec[]> = {
   // index would place every entry in a deep tree of compound keys, at a cost to each keyed request.
   [usageCollection]: [{ fields: ['key_id'] }],
   [auditCollection]: auditIndexes,
+  [revisionsCollection]: [...revisionIndexes],
 }
 
 /**
@@ -61,6 +66,8 @@ export interface Services {
   /** Seals and opens the secrets kept in the store (SECRETS_KEY). */
   readonly secrets: SecretBox
   readonly records: RecordService
+  /** Records' pasts: history pages, `as_of`, versions to restore, the trash (DESIGN 6.9). */
+  readonly history: HistoryReader
   readonly users: UserService
   readonly revocations: Revocations
   readonly apiKeys: ApiKeyService
@@ -91,6 +98,8 @@ export interface Services {
   readonly maintenance: MaintenanceJobs
   /** In-app notifications, email and webhooks, fed by the workflow outbox and outcome events (DESIGN 6.7). */
   readonly notifications: Notifications
+  /** Where features write their outcome events. */
+  readonly outcomes: OutcomeSinks
 }
 
 export interface OpenServices {
@@ -129,6 +138,12 @@ async function servicesOn(opened: Store, config: Config, schema: CompiledSchema,
   const keys = await signingKeys(config)
   const secrets = await secretBox(config)
   const records = new RecordService(store, schema)
+  if (!records.history.transactional) {
+    // Without transactions, writes carry their revision until it is written; what a crash left is written before serving.
+    for (const name of historyCollections(schema)) await store.ensureIndexes(name, [pendingIndex])
+    await sweepHistory(store, schema, records.history, new Date())
+  }
+  const history = new HistoryReader(store)
   installRequirementChecks(records, schema)
   installCourseCodeCheck(records, schema)
   await checkStoredClientSecret(records, schema, secrets, log)
@@ -170,16 +185,17 @@ async function servicesOn(opened: Store, config: Config, schema: CompiledSchema,
   const outcomes = wireOutcomes(notifications.events, jobs, () => approvers.admins())
   const maintenance = {
     ...revocationMaintenance(revocations), ...usageMaintenance(store, config.keyUsageRetentionDays), ...auditMaintenance(auditLog, log), ...overdueMaintenance(workflows.overdue),
-    ...notifications.maintenance,
+    ...notifications.maintenance, ...historyMaintenance(store, schema, records.history, config.historyRetentionDays),
   }
   jobs.register('maintenance', maintenanceHandlers(maintenance))
   const invalidate = (collection: string) => responseCache.invalidate(collection)
   registerCampusSyncJobs(jobs, { records, schema, enrollments, auditLog, secrets, events: outcomes.syncs })
   registerPublicationJobs(jobs, { records, schema, openalex: config.openalex, invalidate, events: outcomes.imports })
+  registerRevertJobs(jobs, { records, history, events: outcomes.records })
   return {
     services: {
-      store, keys, secrets, records, users, revocations, apiKeys, usageLog, people, auditLog, enrollments, studentReferences, requirements, progress, plans,
-      protectedAccess, redis, oneTime, customTokens, samlSignIn, responseCache, searchService, workflows, jobs, maintenance, notifications,
+      store, keys, secrets, records, history, users, revocations, apiKeys, usageLog, people, auditLog, enrollments, studentReferences, requirements, progress, plans,
+      protectedAccess, redis, oneTime, customTokens, samlSignIn, responseCache, searchService, workflows, jobs, maintenance, notifications, outcomes,
     },
     async close() {
       await notifications.relay.idle()

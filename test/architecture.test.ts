@@ -24,8 +24,8 @@ export function unitOf(file: string): string {
 }
 
 const isSource = (to: string) => to.startsWith('src/')
-/** What jobs/ may import: the job port's own infrastructure, never a capability. */
-const jobsMayImport = new Set(['jobs', 'store', 'redis', 'config.ts', 'errors.ts'])
+/** What jobs/ may import: the job port's own infrastructure (and who acts, actor.ts), never a capability. */
+const jobsMayImport = new Set(['jobs', 'store', 'redis', 'config.ts', 'errors.ts', 'actor.ts'])
 const databaseDrivers = new Set(['mongodb', 'better-sqlite3'])
 
 /** Strongly connected groups of more than one node: each is an import circle. */

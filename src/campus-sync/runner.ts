@@ -1,3 +1,4 @@
+import { actingAs } from '../actor.js'
 import { randomUUID } from 'node:crypto'
 import type { SecretBox } from '../auth/secret-box.js'
 import type { Collection, OneRosterClass, OneRosterEnrollment } from '../domain/campus-sync/model.js'
@@ -88,9 +89,14 @@ const ownedHere: Record<SyncKind, ReadonlySet<string>> = {
  * a dry one) its outcome event after it.
  */
 export async function runCampusSync(deps: SyncDeps, request: CampusSyncRequest, context: Context): Promise<SyncResult> {
+  const runId = randomUUID()
+  // Every record the run writes is the run's (DESIGN 6.9), so that it can be reverted as a whole.
+  return actingAs({ id: `sync:${runId}`, name: 'Campus sync', via: `campus-sync/${request.kind}` }, () => runOnce(deps, request, context, runId))
+}
+
+async function runOnce(deps: SyncDeps, request: CampusSyncRequest, context: Context, runId: string): Promise<SyncResult> {
   const now = deps.now ?? (() => new Date())
   const startedAt = now().toISOString()
-  const runId = randomUUID()
   const config = deps.config ?? await loadSyncConfig(deps.records, deps.schema, deps.secrets)
   const source = await openSource(config.source, deps.sourceOptions)
   const key = sourceKey(config.source)

@@ -1,3 +1,4 @@
+import { actingAs } from '../actor.js'
 /**
  * The job port. Handlers and the admin routes speak only this interface; the BullMQ driver (Redis) and
  * the embedded driver (records in the store) implement it identically, which the contract suite in
@@ -26,6 +27,8 @@ export interface JobProgress {
 
 /** All a handler sees of the queue it runs on. */
 export interface JobContext<D = Record<string, unknown>> {
+  /** The job's id, as the admin endpoints show it. */
+  readonly id: string
   readonly data: D
   /** 1 on the first run, 2 on the first retry, ... */
   readonly attempt: number
@@ -46,6 +49,14 @@ export interface JobLog {
 }
 
 export type JobHandler = (context: JobContext) => Promise<Record<string, unknown> | void>
+
+/**
+ * Runs a job's handler with every write it makes by the job (DESIGN 6.9: `job:<id>`, through the queue
+ * and job name); a handler that is a run of its own (a sync, an import) names the run inside.
+ */
+export function runHandler(handler: JobHandler, context: JobContext, job: { readonly queue: string; readonly name: string }): Promise<Record<string, unknown> | void> {
+  return actingAs({ id: `job:${context.id}`, via: `${job.queue}/${job.name}` }, () => handler(context))
+}
 /** A queue's handlers by job name. */
 export type HandlerMap = Readonly<Record<string, JobHandler>>
 

@@ -1,4 +1,4 @@
-import type { EventType } from '../domain/notifications/events.js'
+import type { EventType, outcomeEventTypes } from '../domain/notifications/events.js'
 import { DuplicateKeyError, type Store } from '../store/port.js'
 import { eventsCollection, type EventRecord } from './collections.js'
 
@@ -6,7 +6,7 @@ import { eventsCollection, type EventRecord } from './collections.js'
 export interface OutcomeEvent {
   /** Unique per outcome, stable on a retry of the same write: the run's or job's id. */
   readonly key: string
-  readonly type: Extract<EventType, 'job.failed' | 'sync.refused' | 'sync.completed' | 'publications.imported'>
+  readonly type: Extract<EventType, (typeof outcomeEventTypes)[number]>
   readonly source: string
   readonly subject: string
   readonly title: string

@@ -10,6 +10,8 @@ export interface OutcomeSinks {
   readonly syncs: { record(event: AdminEvent): Promise<void> }
   /** Publication imports' events, each naming its own recipients. */
   readonly imports: { record(event: OutcomeEvent): Promise<void> }
+  /** Records' restores and runs' reverts (DESIGN 6.9), to the department admins. */
+  readonly records: { record(event: AdminEvent): Promise<void> }
 }
 
 /**
@@ -44,5 +46,5 @@ export function wireOutcomes(log: EventLog, jobs: JobDriver, admins: () => Promi
   jobs.onFailed(async (job) => {
     if (!untold.has(job.queue)) await toAdmins(jobFailedEvent(job))
   })
-  return { syncs: { record: toAdmins }, imports: { record: (event) => log.record(event) } }
+  return { syncs: { record: toAdmins }, imports: { record: (event) => log.record(event) }, records: { record: toAdmins } }
 }

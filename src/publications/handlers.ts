@@ -1,3 +1,4 @@
+import { actingAs } from '../actor.js'
 import type { JobContext } from '../jobs/port.js'
 import { PermanentJobError } from '../jobs/port.js'
 import { runCitationRefresh } from './citations.js'
@@ -14,5 +15,9 @@ export function publicationImportHandler(deps: PublicationDeps) {
 
 /** The citation-refresh queue's handler. */
 export function citationRefreshHandler(deps: PublicationDeps) {
-  return async (context: JobContext): Promise<Record<string, unknown>> => ({ ...(await runCitationRefresh(deps, context)) })
+  return async (context: JobContext): Promise<Record<string, unknown>> => {
+    const run = () => runCitationRefresh(deps, context)
+    // A refresh is a run of its own, revertible like an import: its id is its job's.
+    return { run_id: context.id, ...(await actingAs({ id: `import:${context.id}`, name: 'Citation refresh', via: 'citation-refresh' }, run)) }
+  }
 }

@@ -1,3 +1,4 @@
+import { actingAs } from '../actor.js'
 import { randomUUID } from 'node:crypto'
 import type { OpenAlexClient } from './openalex/client.js'
 import { OpenAlexBudgetError } from './openalex/errors.js'
@@ -58,8 +59,14 @@ async function departmentAuthors(deps: PublicationDeps): Promise<ApiRecord[]> {
  * out works they rejected. A spent daily budget stops the run cleanly with where to resume.
  */
 export async function runPublicationImport(deps: PublicationDeps, request: { personId?: string }, context: Context): Promise<ImportResult> {
+  const runId = randomUUID()
+  // Every record the run writes is the run's (DESIGN 6.9), so that it can be reverted as a whole.
+  return actingAs({ id: `import:${runId}`, name: 'Publication import', via: 'publication-import' }, () => importOnce(deps, request, context, runId))
+}
+
+async function importOnce(deps: PublicationDeps, request: { personId?: string }, context: Context, runId: string): Promise<ImportResult> {
   const now = deps.now ?? (() => new Date())
-  const result: ImportResult = { run_id: randomUUID(), status: 'completed', people: 0, created: 0, updated: 0, unchanged: 0, rejected: 0, errors: [], warnings: [] }
+  const result: ImportResult = { run_id: runId, status: 'completed', people: 0, created: 0, updated: 0, unchanged: 0, rejected: 0, errors: [], warnings: [] }
   try {
     const everyone = await departmentAuthors(deps)
     const people = request.personId === undefined ? everyone.filter((p) => p.type === 'Faculty') : everyone.filter((p) => p._id === request.personId)

@@ -3,7 +3,10 @@ import { words } from '../domain/text.js'
 import type { ClassDef } from '../schema/index.js'
 
 /** Stored beside a record's fields for lookups, never shown in answers. */
-export const internalFields = ['_search', '_subject', '_level'] as const
+export const lookupFields = ['_search', '_subject', '_level'] as const
+
+/** Stored beside a record's fields, never shown in answers: the lookups, and a revision on its way (history/writes.ts). */
+export const internalFields = [...lookupFields, '_revision'] as const
 
 /**
  * Fields computed from a record on every write: `_search` holds the folded words of its searchable

@@ -4,7 +4,11 @@ import type { ClassDef, CompiledSchema } from '../schema/index.js'
 import { keyFields, makeKey } from '../schema/keys.js'
 import { idKeyPattern } from '../schema/typebox.js'
 import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type Frozen, type Store } from '../store/port.js'
-import { derivedFields, internalFields } from './derived.js'
+import { currentActor } from '../actor.js'
+import { diff } from '../history/patch.js'
+import { revisionId, type Revision, type RevisionOp } from '../history/revision.js'
+import { HistoryWrites } from '../history/writes.js'
+import { derivedFields, internalFields, lookupFields } from './derived.js'
 import { assertReferencesExist, assertUnreferenced, existingIds, missingReference, referencesIn, type Found } from './references.js'
 
 export interface ApiRecord extends Doc {
@@ -72,6 +76,23 @@ function strip<T extends Doc>(doc: T): T {
   return record as T
 }
 
+/** Whether two states of a record differ in anything but their bookkeeping (version and stamps). */
+function differs(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): boolean {
+  const { _version: _v1, _updated_at: _u1, ...was } = strip(before as Doc)
+  const { _version: _v2, _updated_at: _u2, ...is } = strip(after as Doc)
+  return diff(was, is).length > 0
+}
+
+/** How a change reads in history: a record switched off by `active: false` was deactivated. */
+function opOf(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): RevisionOp {
+  return before.active !== false && after.active === false ? 'deactivate' : 'update'
+}
+
+/** What a write is, beyond its fields: the version a restore brought back. */
+export interface WriteNote {
+  readonly restoredFrom?: number
+}
+
 /**
  * Reads and writes catalog records of any class: validation against the derived schemas, reference
  * checks, id minting, versioned updates. Every writer (routes, seed, sync) goes through here, so a record
@@ -80,12 +101,48 @@ function strip<T extends Doc>(doc: T): T {
 export class RecordService {
   private readonly listeners: ChangeListener[] = []
   private readonly checks = new Map<string, WriteCheck[]>()
+  readonly history: HistoryWrites
 
   constructor(
     private readonly store: Store,
     private readonly schema: CompiledSchema,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.history = new HistoryWrites(store)
+  }
+
+  /** Whether the class's records keep revisions (all but bookkeeping, DESIGN 6.9). */
+  keepsHistory(cls: ClassDef): boolean {
+    return cls.metadata.history !== false
+  }
+
+  /** The revision of a write from `before` to `after` (null: the record did not exist, or no longer does). */
+  private revision(cls: ClassDef, id: string, version: number, op: RevisionOp, before: Doc | null, after: Doc | null, stamp: string, note: WriteNote = {}): Revision {
+    const actor = currentActor()
+    return {
+      _id: revisionId(id, version), record: id, collection: cls.metadata.collection!, type: cls.name, version, at: stamp,
+      actor: actor.id, ...(actor.name ? { actor_name: actor.name } : {}), via: actor.via, op,
+      patch: diff(before ? strip(before) : {}, after ? strip(after) : {}),
+      ...(note.restoredFrom === undefined ? {} : { restored_from: note.restoredFrom }),
+      ...(op === 'delete' ? { trashed: true as const } : {}),
+    }
+  }
+
+  /**
+   * The version a new record of this id starts at: 1, or after the last one of a record deleted under
+   * the same id, so that each (record, version) names one state for good.
+   */
+  private async firstVersions(ids: readonly string[]): Promise<Map<string, number>> {
+    const versions = new Map<string, number>()
+    const earlier = await this.history.revisions.find(ids.length === 1 ? { record: ids[0]! } : { record: { $in: [...ids] } }, ids.length === 1 ? { sort: [['version', -1]], limit: 1 } : {})
+    for (const { record, version } of earlier) versions.set(record, Math.max(versions.get(record) ?? 1, version + 1))
+    return versions
+  }
+
+  /** A record back under an id it was deleted from is out of the trash. */
+  private async untrash(ids: readonly string[]): Promise<void> {
+    if (ids.length) await this.history.revisions.updateMany({ record: { $in: [...ids] }, trashed: true }, { $unset: { trashed: true } })
+  }
 
   /** Called after every successful write (caches and indexes keep themselves current with it). */
   onChange(listener: ChangeListener): void {
@@ -154,17 +211,22 @@ export class RecordService {
   }
 
   /** `key` fixes the identifier instead of deriving it from the @key (seeding, syncs by natural key). */
-  async create<N extends string>(className: N, input: unknown, options: { key?: string } = {}): Promise<RecordOf<N>> {
+  async create<N extends string>(className: N, input: unknown, options: { key?: string } & WriteNote = {}): Promise<RecordOf<N>> {
     const cls = this.storedClass(className)
     const { id, fields, refs } = this.prepare(cls, input, options.key)
     await assertReferencesExist(this.store, this.schema, refs)
     await this.runChecks(cls, fields, id, 'create')
-    const doc = this.document(cls, id, fields, this.now().toISOString())
+    const stamp = this.now().toISOString()
+    const doc = this.document(cls, id, fields, stamp)
+    const history = this.keepsHistory(cls)
+    if (history) doc._version = (await this.firstVersions([id])).get(id) ?? 1
     try {
-      await this.collectionOf(cls).insertOne(doc)
+      if (history) await this.history.insert(this.collectionOf(cls), doc, this.revision(cls, id, doc._version, 'create', null, doc, stamp, options))
+      else await this.collectionOf(cls).insertOne(doc)
     } catch (error) {
       throw error instanceof DuplicateKeyError ? this.duplicate(cls, id, error) : error
     }
+    if (doc._version > 1) await this.untrash([id])
     this.changed(cls, id, 'create')
     return strip(doc)
   }
@@ -204,7 +266,12 @@ export class RecordService {
         outcomes[index] = { error: refusal(error) }
       }
     }
+    if (this.keepsHistory(cls) && accepted.length) {
+      const versions = await this.firstVersions(accepted.map((a) => a.doc._id))
+      for (const { doc } of accepted) doc._version = versions.get(doc._id) ?? 1
+    }
     const written = await this.insertAll(cls, accepted.map((a) => a.doc), stamp)
+    await this.untrash(accepted.filter(({ doc }, i) => !written[i] && doc._version > 1).map(({ doc }) => doc._id))
     accepted.forEach(({ index, doc }, i) => {
       const duplicate = written[i]
       if (duplicate) {
@@ -224,8 +291,12 @@ export class RecordService {
    */
   private async insertAll(cls: ClassDef, docs: readonly ApiRecord[], stamp: string): Promise<(AppError | undefined)[]> {
     const collection = this.collectionOf(cls)
+    const history = this.keepsHistory(cls)
+    const revisionOf = (doc: ApiRecord) => this.revision(cls, doc._id, doc._version, 'create', null, doc, stamp)
+    const insertOne = (doc: ApiRecord) => history ? this.history.insert(collection, doc, revisionOf(doc)) : collection.insertOne(doc)
     try {
-      await collection.insertMany(docs)
+      if (history) await this.history.insertMany(collection, docs, docs.map(revisionOf))
+      else await collection.insertMany(docs)
       return docs.map(() => undefined)
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error
@@ -236,7 +307,8 @@ export class RecordService {
     const results: (AppError | undefined)[] = []
     for (const doc of docs) {
       try {
-        if (!ours.has(doc._id)) await collection.insertOne(doc)
+        if (!ours.has(doc._id)) await insertOne(doc)
+        else if (history && !this.history.transactional) await this.history.settle(collection, revisionOf(doc))
         results.push(undefined)
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error
@@ -273,7 +345,7 @@ export class RecordService {
    * With `className`, an id of a record of another class is not found.
    */
   async update<N extends string = string>(
-    id: string, input: unknown, options: { expectVersion?: number; correctKey?: boolean; className?: N } = {},
+    id: string, input: unknown, options: { expectVersion?: number; correctKey?: boolean; className?: N } & WriteNote = {},
   ): Promise<RecordOf<N>> {
     const cls = this.classOfId(id, options.className)
     if (!cls) throw new RecordNotFound(`${id} not found`)
@@ -295,7 +367,8 @@ export class RecordService {
     await assertReferencesExist(this.store, this.schema, referencesIn(this.schema, cls, $set))
     const collection = this.collectionOf(cls)
     for (let attempt = 0; attempt < updateAttempts; attempt++) {
-      const current: ApiRecord | null = await collection.findById(id, { omit: internalFields })
+      // A revision on its way (history/writes.ts) is read too: it must be written before this write replaces it.
+      const current: ApiRecord | null = await collection.findById(id, { omit: lookupFields })
       if (!current) throw new RecordNotFound(`${id} not found`)
       if (expected !== undefined && current._version !== expected) {
         throw withHeaders(new VersionConflict(`${id} is at version ${current._version}, not ${expected}; read it again`), { etag: `"${current._version}"` })
@@ -308,17 +381,24 @@ export class RecordService {
       }
       const merged: Record<string, unknown> = { ...current, ...$set }
       for (const field of Object.keys($unset)) delete merged[field]
+      // A write that changes nothing writes nothing: no new version, no revision.
+      if (!differs(current, merged)) return strip(current) as RecordOf<N>
       await this.runChecks(cls, merged, id, 'update')
+      const stamp = this.now().toISOString()
+      const derived = derivedFields(cls, merged)
       const update = {
-        $set: { ...$set, ...derivedFields(cls, merged), _updated_at: this.now().toISOString() },
+        $set: { ...$set, ...derived, _updated_at: stamp },
         $inc: { _version: 1 },
         ...(Object.keys($unset).length ? { $unset } : {}),
       }
+      const next = { ...merged, ...derived, _updated_at: stamp, _version: current._version + 1 } as RecordOf<N>
       try {
-        const updated = await collection.updateOne({ _id: id, _version: current._version }, update)
-        if (updated) {
+        const written = this.keepsHistory(cls)
+          ? await this.history.update(collection, current, update, this.revision(cls, id, next._version, opOf(current, next), current, next, stamp, options))
+          : (await collection.updateOne({ _id: id, _version: current._version }, update)) !== null
+        if (written) {
           this.changed(cls, id, 'update')
-          return strip(updated)
+          return strip(next)
         }
       } catch (error) {
         throw error instanceof DuplicateKeyError ? this.duplicate(cls, id, error) : error
@@ -330,12 +410,23 @@ export class RecordService {
     throw new WriteContended(`${id} is being changed by others too often; try again`)
   }
 
+  /** Deletes the record, which no other may reference; kept in the trash where its class keeps history. */
   async remove(id: string): Promise<void> {
     const cls = this.schema.classOfId(id)
-    const collection = cls && this.collectionOf(cls)
-    if (!cls || !collection || !(await collection.findById(id, { omit: internalFields }))) throw new RecordNotFound(`${id} not found`)
-    await assertUnreferenced(this.store, this.schema, cls, id)
-    await collection.deleteOne({ _id: id })
-    this.changed(cls, id, 'delete')
+    if (!cls) throw new RecordNotFound(`${id} not found`)
+    const collection = this.collectionOf(cls)
+    for (let attempt = 0; attempt < updateAttempts; attempt++) {
+      const current: ApiRecord | null = await collection.findById(id, { omit: lookupFields })
+      if (!current) throw new RecordNotFound(`${id} not found`)
+      await assertUnreferenced(this.store, this.schema, cls, id)
+      const removed = this.keepsHistory(cls)
+        ? await this.history.remove(collection, current, this.revision(cls, id, current._version + 1, 'delete', current, null, this.now().toISOString()))
+        : (await collection.deleteOne({ _id: id })) > 0
+      if (removed) {
+        this.changed(cls, id, 'delete')
+        return
+      }
+    }
+    throw new WriteContended(`${id} is being changed by others too often; try again`)
   }
 }

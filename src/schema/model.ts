@@ -58,6 +58,7 @@ export interface ClassMetadata {
   readonly tag?: string
   readonly permissions?: { readonly read: string; readonly write: string }
   readonly protected?: boolean
+  readonly history?: boolean
   readonly student?: boolean
   readonly visible_to?: 'admins' | 'admins-self-advisors'
   readonly self_editable: readonly string[]

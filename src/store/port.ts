@@ -124,9 +124,22 @@ export interface WriteCounts {
   maxAgeMs?(): number
 }
 
+/** One write of a batch that lands whole or not at all (Store.atomically). */
+export type BatchWrite =
+  | { readonly collection: string; readonly insert: Doc }
+  | { readonly collection: string; readonly update: Filter; readonly with: Update }
+  | { readonly collection: string; readonly delete: Filter }
+
 export interface Store {
   readonly kind: 'embedded' | 'mongodb'
   readonly writeCounts?: WriteCounts
+  /**
+   * Applies the writes in order as one transaction: an update or delete that matches nothing undoes the
+   * batch and answers false; a taken key undoes it and throws DuplicateKeyError. Only a store with
+   * transactions across collections has it (the embedded store); FerretDB has none, so callers that need
+   * two writes to land together keep an outbox where this is absent (history/writes.ts).
+   */
+  atomically?(writes: readonly BatchWrite[]): Promise<boolean>
   /**
    * The named collection, its documents typed as the caller says: the store checks no shape, so `T` is
    * the caller's word (RecordService's is the class schema's, whose validators every record passed).

@@ -17,7 +17,7 @@ function event(n: number): EventRecord {
 }
 
 const context = (data: Record<string, unknown>): JobContext => ({
-  data, attempt: 1, signal: new AbortController().signal, log: { info: () => {}, error: () => {} }, progress: async () => {},
+  id: 'webhook-guards', data, attempt: 1, signal: new AbortController().signal, log: { info: () => {}, error: () => {} }, progress: async () => {},
 })
 
 t.test('each delivery checks the address again and connects to the address it checked', async (t) => {

@@ -2,7 +2,7 @@ import { Queue, UnrecoverableError, WaitingError, Worker, type Job, type JobsOpt
 import { Redis } from 'ioredis'
 import { FailureListeners } from '../failure-listeners.js'
 import {
-  defaultAttempts, defaultBackoffMs, jobLog, JobNotFailedError, JobsUnavailableError, newJobId, PermanentJobError, queueNames,
+  runHandler, defaultAttempts, defaultBackoffMs, jobLog, JobNotFailedError, JobsUnavailableError, newJobId, PermanentJobError, queueNames,
   shutdownReason, UnknownJobError,
   type DriverLogger, type Enqueued, type EnqueueOptions, type FailureListener, type HandlerMap, type JobDriver, type JobListQuery, type JobState, type JobView,
   type QueueName, type QueueSummary, type ScheduleSpec, type SchedulerView,
@@ -262,13 +262,14 @@ export class BullJobDriver implements JobDriver {
     if (!handler) throw new UnrecoverableError(`No handler for job ${job.name} in queue ${queue}`)
     const abort = signal ?? new AbortController().signal
     try {
-      const result = await handler({
+      const result = await runHandler(handler, {
+        id: job.id!,
         data: job.data as Record<string, unknown>,
         attempt: job.attemptsMade + 1,
         signal: abort,
         log: jobLog(this.options.log, { id: job.id!, queue, name: job.name }),
         progress: (percent, message, counts) => job.updateProgress({ percent, processed: counts?.processed ?? null, total: counts?.total ?? null, message: message ?? null }),
-      })
+      }, { queue, name: job.name })
       return result ?? {}
     } catch (error) {
       // Stopped for shutdown: back to waiting, not counted as a failed attempt.

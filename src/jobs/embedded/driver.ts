@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Collection, Filter, Store } from '../../store/port.js'
 import { FailureListeners } from '../failure-listeners.js'
 import {
-  backoffDelay, defaultAttempts, defaultBackoffMs, jobLog, JobNotFailedError, newJobId, PermanentJobError, queueNames, shutdownReason,
+  runHandler, backoffDelay, defaultAttempts, defaultBackoffMs, jobLog, JobNotFailedError, newJobId, PermanentJobError, queueNames, shutdownReason,
   UnknownJobError,
   type DriverLogger, type Enqueued, type EnqueueOptions, type FailureListener, type HandlerMap, type JobDriver, type JobListQuery, type JobState, type JobView,
   type QueueName, type QueueSummary, type ScheduleSpec, type SchedulerView,
@@ -291,7 +291,8 @@ export class EmbeddedJobDriver implements JobDriver {
     try {
       const handler = this.handlers.get(job.queue)?.[job.name]
       if (!handler) throw new PermanentJobError(`No handler for job ${job.name} in queue ${job.queue}`)
-      const result = await handler({
+      const result = await runHandler(handler, {
+        id: job._id,
         data: JSON.parse(job.data) as Record<string, unknown>,
         attempt: job.attempts,
         signal,
@@ -299,7 +300,7 @@ export class EmbeddedJobDriver implements JobDriver {
         progress: async (percent, message, counts) => {
           await this.jobs.updateOne(mine, { $set: { progress: { percent, processed: counts?.processed ?? null, total: counts?.total ?? null, message: message ?? null } } })
         },
-      })
+      }, job)
       await this.jobs.updateOne(mine, {
         $set: { state: 'completed', result: JSON.stringify(result ?? {}), error: null, finished_at: new Date().toISOString(), lease_until: null, lease_token: null },
       })

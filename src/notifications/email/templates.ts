@@ -36,6 +36,8 @@ export const eventTemplates: Readonly<Record<EventType, EventTemplate>> = {
   'sync.refused': { subject: 'Campus sync refused: {{title}}', line: 'A campus sync was refused: {{title}}.' },
   'sync.completed': { subject: 'Campus sync completed: {{title}}', line: 'A campus sync completed: {{title}}.' },
   'publications.imported': { subject: 'New works to review: {{title}}', line: 'New works were imported for you to review: {{title}}.' },
+  'record.restored': { subject: 'Record restored: {{title}}', line: 'A record was restored: {{title}}.' },
+  'sync.reverted': { subject: 'Run reverted: {{title}}', line: 'A run was reverted: {{title}}.' },
 }
 
 const eventText = '{{line}}\n\nOpen it: {{link}}\n\n{{footer}}\n'

@@ -71,11 +71,13 @@ export const SyncRunItem = Type.Object({
   accounted: Type.Optional(Type.Boolean({ description: 'Every row is counted once: created, updated, unchanged, deactivated, skipped or in error' })),
   errors: Type.Array(RowNote),
   warnings: Type.Optional(Type.Array(RowNote, { description: 'Rows that landed without a field they brought, and why' })),
+  reverts: Type.Optional(Type.String({ description: 'On a revert: the run it undid (a SyncRun id, or import:<run>)' })),
+  reverted_by: Type.Optional(Type.String({ description: 'The revert run that undid this run' })),
 }, { title: 'CampusSyncRun' })
 
 export const RunsQuery = Type.Object({
   ...paging,
-  kind: Type.Optional(Type.Union([Type.Literal('courses'), Type.Literal('sections'), Type.Literal('people')])),
+  kind: Type.Optional(Type.Union([Type.Literal('courses'), Type.Literal('sections'), Type.Literal('people'), Type.Literal('revert')])),
 }, { additionalProperties: false })
 
 export const RunPage = Type.Object({ items: Type.Array(SyncRunItem), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() })

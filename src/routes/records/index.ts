@@ -15,6 +15,8 @@ import { SchemaError, type Resource } from '../../schema/index.js'
 import { where, type Filter } from '../../store/port.js'
 import { errorResponses } from '../responses.js'
 import type { RecordRouteOptions } from './extensions.js'
+import { historyRoutes } from './history.js'
+import { asOfQuery } from './history-schemas.js'
 import { listQuery } from './schemas.js'
 import { Created, Deleted, idParams, ifMatch, noQuery, objectSchema, pageOf, paging, recordBody, versionFrom } from '../shared.js'
 
@@ -118,6 +120,21 @@ function resourceRoutes(app: App, resource: Resource, options: RecordRouteOption
     return found
   }
 
+  /** The record as it was at `asOf`, if it existed then and the caller may see it as it was. */
+  async function visibleAsOf(request: FastifyRequest, id: string, asOf: string): Promise<RecordView> {
+    const cls = schema.classOfId(id)
+    const current = cls && resource.classes.includes(cls.name) ? await records.get(id) : null
+    const then = cls ? await app.history.asOf(id, current, new Date(asOf).toISOString()) : null
+    if (!then || !resource.classes.includes(String(then.type)) || !(await access.canRead(principalOf(request), then as ApiRecord))) {
+      throw new RecordNotFound(`${id} not found as of ${asOf}`)
+    }
+    return then as RecordView
+  }
+
+  historyRoutes(app, {
+    resource, access, students, namesStudents, read: keyOpen('detail'), write: keyWrite('update'), record, guard, writer,
+  })
+
   app.get(path, {
     config: { policy: keyOpen('list'), ...cacheRoute('list', collectionsRead(schema, resource)) },
     schema: {
@@ -137,11 +154,13 @@ function resourceRoutes(app: App, resource: Resource, options: RecordRouteOption
   app.get(`${path}/:id`, {
     config: { policy: keyOpen('detail'), ...cacheRoute('detail', [resource.collection, ...(extension?.dependsOn ?? [])]) },
     schema: {
-      tags: [tag], summary: `Get one ${noun}`, params, querystring: noQuery,
+      tags: [tag], summary: `Get one ${noun}`, params, querystring: asOfQuery,
+      description: 'With as_of, the record as it was then (fields drawn from other records, as they are now).',
       response: { 200: extension ? extended(objectSchema(record), extension) : record, ...errorResponses(400, 401, 403, 404) },
     },
   }, async (request, reply) => {
-    const found = withVersion(reply, await visible(request, request.params.id))
+    const { as_of: asOf } = request.query
+    const found = withVersion(reply, asOf === undefined ? await visible(request, request.params.id) : await visibleAsOf(request, request.params.id, asOf))
     const shown = namesStudents ? await students.redactOne(principalOf(request), found) : found
     return extension ? { ...shown, ...await extension.fields(found) } : shown
   })

@@ -21,7 +21,7 @@ export type Permission = 'read_people' | 'read_courses' | 'read_publications' | 
 export type DeletePolicy = 'deactivate' | 'keep'
 
 /** What a campus sync run covers */
-export type SyncRunKind = 'courses' | 'sections' | 'people'
+export type SyncRunKind = 'courses' | 'sections' | 'people' | 'revert'
 
 /** How a sync run ended */
 export type SyncRunStatus = 'completed' | 'failed' | 'refused'
@@ -301,6 +301,10 @@ export type SyncRun = SystemFields & {
   accounted?: boolean
   /** Rows that landed without a field they brought, and why (the first 1000) */
   warnings: SyncRowError[]
+  /** On a revert: the run it undid (a SyncRun id, or import:<run> for a publication import) */
+  reverts?: string
+  /** The revert run that undid this run */
+  reverted_by?: string
 }
 
 /** A feed row that could not be used. */

@@ -231,7 +231,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
 
   // ---- writing
 
-  private classify(error: unknown): unknown {
+  classify(error: unknown): unknown {
     const code = (error as { code?: unknown }).code
     if (typeof code !== 'string') return error
     if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return new DuplicateKeyError(this.name, ['_id'])
@@ -245,15 +245,42 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
 
   /** Runs a write as one transaction: all of it lands, or none of it. */
   private write<R>(operation: () => R): R {
+    let failed = false
     try {
       return this.host.db.transaction(operation)()
     } catch (error) {
-      this.keys.reload()
+      failed = true
       throw this.classify(error)
     } finally {
-      this.answers.clear()
-      this.host.wrote(this.name)
+      this.wrote(failed)
     }
+  }
+
+  /**
+   * After a transaction that wrote here (this collection's own, or a batch of the store's): a failed one
+   * was rolled back, so what the keys table's bookkeeping learned from it is read again.
+   */
+  wrote(failed: boolean): void {
+    if (failed) this.keys.reload()
+    this.answers.clear()
+    this.host.wrote(this.name)
+  }
+
+  // ---- the parts of a write, for a transaction of the store's (EmbeddedStore.atomically) to compose
+
+  insertNow(doc: Doc): void {
+    this.insertRow(doc)
+  }
+
+  /** Whether a document matched (and was updated). */
+  updateNow(filter: Filter, update: Update): boolean {
+    assertUpdate(update)
+    const [id] = this.matchingIds(filter, { limit: 1 })
+    return id !== undefined && this.updateRow(id, update) !== null
+  }
+
+  deleteNow(filter: Filter): number {
+    return this.deleteRows(this.matchingIds(filter, { limit: 1 }))
   }
 
   private insertRow(doc: Doc): void {

@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { LRUCache } from 'lru-cache'
-import { StoreUnavailableError, type Collection, type Doc, type IndexSpec, type Store, type WriteCounts } from '../port.js'
+import { StoreUnavailableError, type BatchWrite, type Collection, type Doc, type IndexSpec, type Store, type WriteCounts } from '../port.js'
 import { SqliteCollection, type CollectionHost } from './collection.js'
 import { convertPreviousRelease } from './convert.js'
 import { openDatabase, refreshStatistics, type Database, type Synchronous } from './database.js'
@@ -12,6 +12,9 @@ import { Turns } from './turns.js'
 
 /** The embedded store's file in the data directory. */
 export const databaseFile = 'adks.sqlite'
+
+/** Thrown inside a batch's transaction to roll it back when one of its writes matched nothing. */
+const unmatched = Symbol('unmatched')
 
 
 export interface EmbeddedStoreOptions {
@@ -116,6 +119,30 @@ export class EmbeddedStore implements Store {
     const collection: Collection = this.entry(name)
     // The port leaves the documents' type to the caller (see Store.collection).
     return collection as Collection<T>
+  }
+
+  async atomically(writes: readonly BatchWrite[]): Promise<boolean> {
+    await this.host.turns.pass()
+    const touched = new Set<SqliteCollection<Doc>>()
+    let current: SqliteCollection<Doc> | undefined
+    let failed = false
+    try {
+      return this.db.transaction(() => {
+        for (const write of writes) {
+          current = this.entry(write.collection)
+          touched.add(current)
+          if ('insert' in write) current.insertNow(write.insert)
+          else if ('update' in write ? !current.updateNow(write.update, write.with) : !current.deleteNow(write.delete)) throw unmatched
+        }
+        return true
+      })()
+    } catch (error) {
+      failed = true
+      if (error === unmatched) return false
+      throw current ? current.classify(error) : error
+    } finally {
+      for (const collection of touched) collection.wrote(failed)
+    }
   }
 
   async ensureIndexes(name: string, indexes: readonly IndexSpec[]): Promise<void> {

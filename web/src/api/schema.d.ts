@@ -365,6 +365,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/academic-programs/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of one AcademicProgram
+         * @description Newest first: who changed what, when, and through what. Needs the read_courses permission.
+         */
+        get: operations["listAcademicProgramHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/academic-programs/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version of a AcademicProgram
+         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_courses permission.
+         */
+        post: operations["restoreAcademicProgram"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/academic-programs": {
         parameters: {
             query?: never;
@@ -398,7 +438,7 @@ export interface paths {
         };
         /**
          * Get one AcademicProgram
-         * @description Needs the read_courses permission.
+         * @description With as_of, the record as it was then (fields drawn from other records, as they are now). Needs the read_courses permission.
          */
         get: operations["getAcademicProgram"];
         /**
@@ -412,6 +452,46 @@ export interface paths {
          * @description Refused with 409, naming them, while other records reference it. Needs the write_courses permission.
          */
         delete: operations["deleteAcademicProgram"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/courses/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of one Course
+         * @description Newest first: who changed what, when, and through what. Needs the read_courses permission.
+         */
+        get: operations["listCourseHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/courses/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version of a Course
+         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_courses permission; open to API keys granted it.
+         */
+        post: operations["restoreCourse"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -450,7 +530,7 @@ export interface paths {
         };
         /**
          * Get one Course
-         * @description Needs the read_courses permission.
+         * @description With as_of, the record as it was then (fields drawn from other records, as they are now). Needs the read_courses permission.
          */
         get: operations["getCourse"];
         /**
@@ -483,6 +563,46 @@ export interface paths {
         get: operations["listCourseSections"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/degrees/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of one Degree
+         * @description Newest first: who changed what, when, and through what. Needs the read_courses permission.
+         */
+        get: operations["listDegreeHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/degrees/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version of a Degree
+         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_courses permission; open to API keys granted it.
+         */
+        post: operations["restoreDegree"];
         delete?: never;
         options?: never;
         head?: never;
@@ -522,7 +642,7 @@ export interface paths {
         };
         /**
          * Get one Degree
-         * @description Needs the read_courses permission.
+         * @description With as_of, the record as it was then (fields drawn from other records, as they are now). Needs the read_courses permission.
          */
         get: operations["getDegree"];
         /**
@@ -536,6 +656,46 @@ export interface paths {
          * @description Refused with 409, naming them, while other records reference it. Needs the write_courses permission.
          */
         delete: operations["deleteDegree"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of one Group
+         * @description Newest first: who changed what, when, and through what. Needs a signed-in user.
+         */
+        get: operations["listGroupHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version of a Group
+         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the manage_groups permission.
+         */
+        post: operations["restoreGroup"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -574,7 +734,7 @@ export interface paths {
         };
         /**
          * Get one Group
-         * @description Needs a signed-in user.
+         * @description With as_of, the record as it was then (fields drawn from other records, as they are now). Needs a signed-in user.
          */
         get: operations["getGroup"];
         /**
@@ -588,6 +748,46 @@ export interface paths {
          * @description Refused with 409, naming them, while other records reference it. Needs the manage_groups permission.
          */
         delete: operations["deleteGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/labs/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of one Lab
+         * @description Newest first: who changed what, when, and through what. Needs the read_labs permission.
+         */
+        get: operations["listLabHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/labs/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version of a Lab
+         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_labs permission; open to API keys granted it.
+         */
+        post: operations["restoreLab"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -626,7 +826,7 @@ export interface paths {
         };
         /**
          * Get one Lab
-         * @description Needs the read_labs permission.
+         * @description With as_of, the record as it was then (fields drawn from other records, as they are now). Needs the read_labs permission.
          */
         get: operations["getLab"];
         /**
@@ -640,6 +840,46 @@ export interface paths {
          * @description Refused with 409, naming them, while other records reference it. Needs the write_labs permission.
          */
         delete: operations["deleteLab"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of one Person
+         * @description Newest first: who changed what, when, and through what. Needs the read_people permission; open to API keys granted it.
+         */
+        get: operations["listPersonHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version of a Person
+         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_people permission.
+         */
+        post: operations["restorePerson"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -678,7 +918,7 @@ export interface paths {
         };
         /**
          * Get one Person
-         * @description Needs the read_people permission; open to API keys granted it.
+         * @description With as_of, the record as it was then (fields drawn from other records, as they are now). Needs the read_people permission; open to API keys granted it.
          */
         get: operations["getPerson"];
         /**
@@ -711,6 +951,46 @@ export interface paths {
         get: operations["listPersonPublications"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/publications/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of one Publication
+         * @description Newest first: who changed what, when, and through what. Needs the read_publications permission.
+         */
+        get: operations["listPublicationHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/publications/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version of a Publication
+         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_publications permission; open to API keys granted it.
+         */
+        post: operations["restorePublication"];
         delete?: never;
         options?: never;
         head?: never;
@@ -750,7 +1030,7 @@ export interface paths {
         };
         /**
          * Get one Publication
-         * @description Needs the read_publications permission.
+         * @description With as_of, the record as it was then (fields drawn from other records, as they are now). Needs the read_publications permission.
          */
         get: operations["getPublication"];
         /**
@@ -764,6 +1044,46 @@ export interface paths {
          * @description Refused with 409, naming them, while other records reference it. Needs the write_publications permission.
          */
         delete: operations["deletePublication"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/requirement-groups/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of one RequirementGroup
+         * @description Newest first: who changed what, when, and through what. Needs the read_courses permission.
+         */
+        get: operations["listRequirementGroupHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/requirement-groups/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version of a RequirementGroup
+         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_courses permission.
+         */
+        post: operations["restoreRequirementGroup"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -802,7 +1122,7 @@ export interface paths {
         };
         /**
          * Get one RequirementGroup
-         * @description Needs the read_courses permission.
+         * @description With as_of, the record as it was then (fields drawn from other records, as they are now). Needs the read_courses permission.
          */
         get: operations["getRequirementGroup"];
         /**
@@ -816,6 +1136,46 @@ export interface paths {
          * @description Refused with 409, naming them, while other records reference it. Needs the write_courses permission.
          */
         delete: operations["deleteRequirementGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/requirement-rules/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of one RequirementRule
+         * @description Newest first: who changed what, when, and through what. Needs the read_courses permission.
+         */
+        get: operations["listRequirementRuleHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/requirement-rules/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version of a RequirementRule
+         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_courses permission.
+         */
+        post: operations["restoreRequirementRule"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -854,7 +1214,7 @@ export interface paths {
         };
         /**
          * Get one RequirementRule
-         * @description Needs the read_courses permission.
+         * @description With as_of, the record as it was then (fields drawn from other records, as they are now). Needs the read_courses permission.
          */
         get: operations["getRequirementRule"];
         /**
@@ -868,6 +1228,46 @@ export interface paths {
          * @description Refused with 409, naming them, while other records reference it. Needs the write_courses permission.
          */
         delete: operations["deleteRequirementRule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/research-centers/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of one ResearchCenter
+         * @description Newest first: who changed what, when, and through what. Needs the read_labs permission.
+         */
+        get: operations["listResearchCenterHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/research-centers/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version of a ResearchCenter
+         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_labs permission; open to API keys granted it.
+         */
+        post: operations["restoreResearchCenter"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -906,7 +1306,7 @@ export interface paths {
         };
         /**
          * Get one ResearchCenter
-         * @description Needs the read_labs permission.
+         * @description With as_of, the record as it was then (fields drawn from other records, as they are now). Needs the read_labs permission.
          */
         get: operations["getResearchCenter"];
         /**
@@ -920,6 +1320,46 @@ export interface paths {
          * @description Refused with 409, naming them, while other records reference it. Needs the write_labs permission.
          */
         delete: operations["deleteResearchCenter"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/resources/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of one Resource
+         * @description Newest first: who changed what, when, and through what. Needs the read_resources permission.
+         */
+        get: operations["listResourceHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/resources/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version of a Resource
+         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_resources permission; open to API keys granted it.
+         */
+        post: operations["restoreResource"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -958,7 +1398,7 @@ export interface paths {
         };
         /**
          * Get one Resource
-         * @description Needs the read_resources permission.
+         * @description With as_of, the record as it was then (fields drawn from other records, as they are now). Needs the read_resources permission.
          */
         get: operations["getResource"];
         /**
@@ -972,6 +1412,46 @@ export interface paths {
          * @description Refused with 409, naming them, while other records reference it. Needs the write_resources permission.
          */
         delete: operations["deleteResource"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sections/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of one Section
+         * @description Newest first: who changed what, when, and through what. Needs the read_courses permission.
+         */
+        get: operations["listSectionHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sections/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version of a Section
+         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_courses permission.
+         */
+        post: operations["restoreSection"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1010,7 +1490,7 @@ export interface paths {
         };
         /**
          * Get one Section
-         * @description Needs the read_courses permission.
+         * @description With as_of, the record as it was then (fields drawn from other records, as they are now). Needs the read_courses permission.
          */
         get: operations["getSection"];
         /**
@@ -3205,6 +3685,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/trash": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deleted records, newest deletion first
+         * @description Admins only.
+         */
+        get: operations["listAdminTrash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/trash/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring a deleted record back under its id
+         * @description Refused with 409, naming it, when the id is taken again or a reference no longer resolves. Admins only.
+         */
+        post: operations["createAdminTrashRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campus-sync/runs/{id}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revert a campus sync run
+         * @description Answers at once with the job; its result lists what was reverted and what was left as others changed it. Admins only.
+         */
+        post: operations["revertCampusSyncRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/publications/import-runs/{id}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revert a publication import run
+         * @description Answers at once with the job; its result lists what was reverted and what was left as others changed it. Admins only.
+         */
+        post: operations["revertPublicationImportRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3644,6 +4204,10 @@ export interface components {
                 sourced_id: string;
                 message: string;
             }[];
+            /** @description On a revert: the run it undid (a SyncRun id, or import:<run>) */
+            reverts?: string;
+            /** @description The revert run that undid this run */
+            reverted_by?: string;
         };
         /** CampusSyncTerms */
         CampusSyncTerms: {
@@ -4140,7 +4704,7 @@ export interface components {
              * @description The condition, a stable name clients match on (docs/errors.md says what each means)
              * @enum {string}
              */
-            code: "ADKS_VALIDATION_FAILED" | "ADKS_REFERENCE_NOT_FOUND" | "ADKS_BODY_MALFORMED" | "ADKS_URL_MALFORMED" | "ADKS_CREDENTIALS_AMBIGUOUS" | "ADKS_BAD_REQUEST" | "ADKS_SAML_MALFORMED" | "ADKS_AUTH_REQUIRED" | "ADKS_TOKEN_INVALID" | "ADKS_API_KEY_INVALID" | "ADKS_CUSTOM_TOKEN_INVALID" | "ADKS_SAML_INVALID" | "ADKS_SAML_SIGNATURE_INVALID" | "ADKS_SAML_USER_UNUSABLE" | "ADKS_PERMISSION_DENIED" | "ADKS_API_KEY_NOT_ALLOWED" | "ADKS_STUDENT_ACCESS_DENIED" | "ADKS_RECORD_NOT_FOUND" | "ADKS_ROUTE_NOT_FOUND" | "ADKS_SCHEMA_NOT_FOUND" | "ADKS_QUEUE_NOT_FOUND" | "ADKS_JOB_NOT_FOUND" | "ADKS_SCHEDULE_NOT_FOUND" | "ADKS_IMPORT_NOT_FOUND" | "ADKS_DEGREE_NOT_CHOSEN" | "ADKS_SSO_NOT_CONFIGURED" | "ADKS_VERSION_CONFLICT" | "ADKS_WRITE_CONTENDED" | "ADKS_DUPLICATE_RECORD" | "ADKS_RECORD_REFERENCED" | "ADKS_PLAN_UNDER_REVIEW" | "ADKS_WORKFLOW_CONFLICT" | "ADKS_API_KEY_ACTIVE" | "ADKS_JOB_NOT_FAILED" | "ADKS_BODY_TOO_LARGE" | "ADKS_URL_TOO_LONG" | "ADKS_MEDIA_TYPE_UNSUPPORTED" | "ADKS_RATE_LIMITED" | "ADKS_INTERNAL" | "ADKS_SYNC_SOURCE_UNREADABLE" | "ADKS_STORE_UNAVAILABLE" | "ADKS_SHARED_STATE_UNAVAILABLE" | "ADKS_CACHE_UNAVAILABLE" | "ADKS_JOBS_UNAVAILABLE" | "ADKS_AUDIT_UNAVAILABLE" | "ADKS_SHUTTING_DOWN" | "ADKS_NOT_READY" | "ADKS_WEB_APP_NOT_BUILT";
+            code: "ADKS_VALIDATION_FAILED" | "ADKS_REFERENCE_NOT_FOUND" | "ADKS_BODY_MALFORMED" | "ADKS_URL_MALFORMED" | "ADKS_CREDENTIALS_AMBIGUOUS" | "ADKS_BAD_REQUEST" | "ADKS_SAML_MALFORMED" | "ADKS_AUTH_REQUIRED" | "ADKS_TOKEN_INVALID" | "ADKS_API_KEY_INVALID" | "ADKS_CUSTOM_TOKEN_INVALID" | "ADKS_SAML_INVALID" | "ADKS_SAML_SIGNATURE_INVALID" | "ADKS_SAML_USER_UNUSABLE" | "ADKS_PERMISSION_DENIED" | "ADKS_API_KEY_NOT_ALLOWED" | "ADKS_STUDENT_ACCESS_DENIED" | "ADKS_RECORD_NOT_FOUND" | "ADKS_ROUTE_NOT_FOUND" | "ADKS_SCHEMA_NOT_FOUND" | "ADKS_QUEUE_NOT_FOUND" | "ADKS_JOB_NOT_FOUND" | "ADKS_SCHEDULE_NOT_FOUND" | "ADKS_IMPORT_NOT_FOUND" | "ADKS_DEGREE_NOT_CHOSEN" | "ADKS_SSO_NOT_CONFIGURED" | "ADKS_VERSION_CONFLICT" | "ADKS_WRITE_CONTENDED" | "ADKS_DUPLICATE_RECORD" | "ADKS_RECORD_REFERENCED" | "ADKS_RESTORE_CONFLICT" | "ADKS_PLAN_UNDER_REVIEW" | "ADKS_WORKFLOW_CONFLICT" | "ADKS_API_KEY_ACTIVE" | "ADKS_JOB_NOT_FAILED" | "ADKS_BODY_TOO_LARGE" | "ADKS_URL_TOO_LONG" | "ADKS_MEDIA_TYPE_UNSUPPORTED" | "ADKS_RATE_LIMITED" | "ADKS_INTERNAL" | "ADKS_SYNC_SOURCE_UNREADABLE" | "ADKS_STORE_UNAVAILABLE" | "ADKS_SHARED_STATE_UNAVAILABLE" | "ADKS_CACHE_UNAVAILABLE" | "ADKS_JOBS_UNAVAILABLE" | "ADKS_AUDIT_UNAVAILABLE" | "ADKS_SHUTTING_DOWN" | "ADKS_NOT_READY" | "ADKS_WEB_APP_NOT_BUILT";
         };
         /**
          * Faculty
@@ -5185,7 +5749,7 @@ export interface components {
         Notification: {
             _id: string;
             /** @description The event type (docs/notifications.md) */
-            type: "workflow.submitted" | "workflow.stage_activated" | "workflow.decided" | "workflow.revision_requested" | "workflow.approved" | "workflow.rejected" | "workflow.withdrawn" | "workflow.delegated" | "workflow.due_soon" | "workflow.overdue" | "job.failed" | "sync.refused" | "sync.completed" | "publications.imported";
+            type: "workflow.submitted" | "workflow.stage_activated" | "workflow.decided" | "workflow.revision_requested" | "workflow.approved" | "workflow.rejected" | "workflow.withdrawn" | "workflow.delegated" | "workflow.due_soon" | "workflow.overdue" | "job.failed" | "sync.refused" | "sync.completed" | "publications.imported" | "record.restored" | "sync.reverted";
             /** @description The id of what it is about: an entity, a job, a sync run */
             subject: string;
             title: string;
@@ -6836,12 +7400,16 @@ export interface components {
             accounted?: boolean;
             /** @description Rows that landed without a field they brought, and why (the first 1000) */
             warnings: components["schemas"]["SyncRowError"][];
+            /** @description On a revert: the run it undid (a SyncRun id, or import:<run> for a publication import) */
+            reverts?: string;
+            /** @description The revert run that undid this run */
+            reverted_by?: string;
         };
         /**
          * @description courses, sections or people
          * @enum {string}
          */
-        SyncRunKind: "courses" | "sections" | "people";
+        SyncRunKind: "courses" | "sections" | "people" | "revert";
         /**
          * @description completed, failed or refused (the mass-deactivation guard)
          * @enum {string}
@@ -8528,6 +9096,106 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listAcademicProgramHistory: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description AcademicProgram id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    restoreAcademicProgram: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Version the update applies to, as returned in ETag */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description AcademicProgram id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The version to bring back, from the history */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A graduate program, e.g. the PhD program in Computer Science. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcademicProgram"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listAcademicPrograms: {
         parameters: {
             query?: {
@@ -8599,7 +9267,10 @@ export interface operations {
     };
     getAcademicProgram: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer the record as it was at this time (404 if it did not exist then) */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 /** @description AcademicProgram id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
@@ -8696,6 +9367,106 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listCourseHistory: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Course id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    restoreCourse: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Version the update applies to, as returned in ETag */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Course id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The version to bring back, from the history */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A course in the department's catalog. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Course"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listCourses: {
         parameters: {
             query?: {
@@ -8773,7 +9544,10 @@ export interface operations {
     };
     getCourse: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer the record as it was at this time (404 if it did not exist then) */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 /** @description Course id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
@@ -8909,6 +9683,106 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listDegreeHistory: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Degree id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    restoreDegree: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Version the update applies to, as returned in ETag */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Degree id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The version to bring back, from the history */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A degree or minor the department awards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Degree"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listDegrees: {
         parameters: {
             query?: {
@@ -8982,7 +9856,10 @@ export interface operations {
     };
     getDegree: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer the record as it was at this time (404 if it did not exist then) */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 /** @description Degree id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
@@ -9079,6 +9956,106 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listGroupHistory: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Group id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    restoreGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Version the update applies to, as returned in ETag */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Group id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The version to bring back, from the history */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A set of users who share extra permissions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listGroups: {
         parameters: {
             query?: {
@@ -9152,7 +10129,10 @@ export interface operations {
     };
     getGroup: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer the record as it was at this time (404 if it did not exist then) */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 /** @description Group id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
@@ -9249,6 +10229,106 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listLabHistory: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Lab id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    restoreLab: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Version the update applies to, as returned in ETag */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Lab id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The version to bring back, from the history */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A research lab led by a principal investigator. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lab"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listLabs: {
         parameters: {
             query?: {
@@ -9328,7 +10408,10 @@ export interface operations {
     };
     getLab: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer the record as it was at this time (404 if it did not exist then) */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 /** @description Lab id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
@@ -9425,6 +10508,106 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listPersonHistory: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Person id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    restorePerson: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Version the update applies to, as returned in ETag */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Person id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The version to bring back, from the history */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A member of the department: faculty, staff or student. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listPeople: {
         parameters: {
             query?: {
@@ -9503,7 +10686,10 @@ export interface operations {
     };
     getPerson: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer the record as it was at this time (404 if it did not exist then) */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 /** @description Person id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
@@ -9639,6 +10825,106 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listPublicationHistory: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Publication id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    restorePublication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Version the update applies to, as returned in ETag */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Publication id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The version to bring back, from the history */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A paper, book or other publication by members of the department. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Publication"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listPublications: {
         parameters: {
             query?: {
@@ -9716,7 +11002,10 @@ export interface operations {
     };
     getPublication: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer the record as it was at this time (404 if it did not exist then) */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 /** @description Publication id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
@@ -9813,6 +11102,106 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listRequirementGroupHistory: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description RequirementGroup id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    restoreRequirementGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Version the update applies to, as returned in ETag */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description RequirementGroup id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The version to bring back, from the history */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A named part of a degree's requirements, e.g. "Core courses", made of rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequirementGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listRequirementGroups: {
         parameters: {
             query?: {
@@ -9886,7 +11275,10 @@ export interface operations {
     };
     getRequirementGroup: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer the record as it was at this time (404 if it did not exist then) */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 /** @description RequirementGroup id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
@@ -9983,6 +11375,106 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listRequirementRuleHistory: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description RequirementRule id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    restoreRequirementRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Version the update applies to, as returned in ETag */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description RequirementRule id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The version to bring back, from the history */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description One requirement: complete all of some courses, n of them, or a number of credits. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequirementRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listRequirementRules: {
         parameters: {
             query?: {
@@ -10056,7 +11548,10 @@ export interface operations {
     };
     getRequirementRule: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer the record as it was at this time (404 if it did not exist then) */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 /** @description RequirementRule id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
@@ -10153,6 +11648,106 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listResearchCenterHistory: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description ResearchCenter id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    restoreResearchCenter: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Version the update applies to, as returned in ETag */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description ResearchCenter id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The version to bring back, from the history */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description An interdisciplinary research center that groups labs and faculty. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResearchCenter"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listResearchCenters: {
         parameters: {
             query?: {
@@ -10228,7 +11823,10 @@ export interface operations {
     };
     getResearchCenter: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer the record as it was at this time (404 if it did not exist then) */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 /** @description ResearchCenter id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
@@ -10325,6 +11923,106 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listResourceHistory: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Resource id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    restoreResource: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Version the update applies to, as returned in ETag */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Resource id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The version to bring back, from the history */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Equipment, software, data or a facility that department members may use. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Resource"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listResources: {
         parameters: {
             query?: {
@@ -10402,7 +12100,10 @@ export interface operations {
     };
     getResource: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer the record as it was at this time (404 if it did not exist then) */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 /** @description Resource id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
@@ -10499,6 +12200,106 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listSectionHistory: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Section id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    restoreSection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Version the update applies to, as returned in ETag */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Section id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The version to bring back, from the history */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description One offering of a course in a term. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Section"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listSections: {
         parameters: {
             query?: {
@@ -10576,7 +12377,10 @@ export interface operations {
     };
     getSection: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer the record as it was at this time (404 if it did not exist then) */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 /** @description Section id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
@@ -12121,7 +13925,7 @@ export interface operations {
                 limit?: number;
                 /** @description Records to skip */
                 offset?: number;
-                kind?: "courses" | "sections" | "people";
+                kind?: "courses" | "sections" | "people" | "revert";
             };
             header?: never;
             path?: never;
@@ -15309,7 +17113,7 @@ export interface operations {
                 "application/json": {
                     /** @description http(s); a loopback, link-local or private address (or a name resolving to one) is refused unless WEBHOOK_ALLOW_PRIVATE is true */
                     url: string;
-                    /** @description Event types to receive: workflow.submitted, workflow.stage_activated, workflow.decided, workflow.revision_requested, workflow.approved, workflow.rejected, workflow.withdrawn, workflow.delegated, workflow.due_soon, workflow.overdue, job.failed, sync.refused, sync.completed, publications.imported */
+                    /** @description Event types to receive: workflow.submitted, workflow.stage_activated, workflow.decided, workflow.revision_requested, workflow.approved, workflow.rejected, workflow.withdrawn, workflow.delegated, workflow.due_soon, workflow.overdue, job.failed, sync.refused, sync.completed, publications.imported, record.restored, sync.reverted */
                     events: string[];
                     description?: string;
                     /** @description Default true on creation; left out on update, it keeps its value */
@@ -15376,7 +17180,7 @@ export interface operations {
                 "application/json": {
                     /** @description http(s); a loopback, link-local or private address (or a name resolving to one) is refused unless WEBHOOK_ALLOW_PRIVATE is true */
                     url: string;
-                    /** @description Event types to receive: workflow.submitted, workflow.stage_activated, workflow.decided, workflow.revision_requested, workflow.approved, workflow.rejected, workflow.withdrawn, workflow.delegated, workflow.due_soon, workflow.overdue, job.failed, sync.refused, sync.completed, publications.imported */
+                    /** @description Event types to receive: workflow.submitted, workflow.stage_activated, workflow.decided, workflow.revision_requested, workflow.approved, workflow.rejected, workflow.withdrawn, workflow.delegated, workflow.due_soon, workflow.overdue, job.failed, sync.refused, sync.completed, publications.imported, record.restored, sync.reverted */
                     events: string[];
                     description?: string;
                     /** @description Default true on creation; left out on update, it keeps its value */
@@ -15532,6 +17336,164 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listAdminTrash: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+                /** @description Only records of this class (or its subclasses) */
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The record id, under which a restore brings it back */
+                            id: string;
+                            type: string;
+                            /** @description The record's label fields, as they were */
+                            title?: string;
+                            /** @description The version the record was at when deleted */
+                            version: number;
+                            /** Format: date-time */
+                            deleted_at: string;
+                            deleted_by: string;
+                            deleted_by_name?: string;
+                            via: string;
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createAdminTrashRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The deleted record id, URL-encoded */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        version: number;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    revertCampusSyncRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The SyncRun id (SyncRun/<id>), URL-encoded */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Report what the revert would do; write nothing */
+                    dryRun?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revertPublicationImportRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run id, as the import's job result gives it (run_id) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Report what the revert would do; write nothing */
+                    dryRun?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

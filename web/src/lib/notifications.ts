@@ -22,6 +22,8 @@ export const happened: Readonly<Record<NotificationType, string>> = {
   'sync.refused': 'A campus sync was refused',
   'sync.completed': 'A campus sync completed',
   'publications.imported': 'New publications to review',
+  'record.restored': 'A record was restored',
+  'sync.reverted': 'A run was reverted',
 }
 
 /**

@@ -1,0 +1,47 @@
+import type { Doc, IndexSpec } from '../store/port.js'
+import type { Operation } from './patch.js'
+
+export const revisionsCollection = 'revisions'
+
+export type RevisionOp = 'create' | 'update' | 'deactivate' | 'delete'
+
+/**
+ * One write of one record (DESIGN 6.9): `_id` is `<record>@<version>`, so writing it again (a replay
+ * after a crash) changes nothing. The patch goes from the record before to the record after (an empty
+ * object on either side for a create or a delete), bookkeeping fields included, so that the record of
+ * any version can be rebuilt from the one after it.
+ */
+export interface Revision extends Doc {
+  readonly record: string
+  readonly collection: string
+  readonly type: string
+  readonly version: number
+  readonly at: string
+  readonly actor: string
+  readonly actor_name?: string
+  readonly via: string
+  readonly op: RevisionOp
+  readonly patch: readonly Operation[]
+  /** The version a restore brought back. */
+  readonly restored_from?: number
+  /** On a delete, until the record is back under its id: what the trash lists. */
+  readonly trashed?: true
+}
+
+export function revisionId(record: string, version: number): string {
+  return `${record}@${version}`
+}
+
+export const revisionIndexes: readonly IndexSpec[] = [
+  // A record's history, newest first; and its latest version.
+  { fields: ['record', 'version'], descending: ['version'] },
+  // A run's writes, for its revert.
+  { fields: ['actor', 'at'] },
+  // Retention, oldest first.
+  { fields: ['at'] },
+  // The trash, newest first.
+  { fields: ['trashed', 'at'], descending: ['at'] },
+]
+
+/** Fields a record carries that are no part of what it says: left out of the change lists. */
+export const bookkeepingPaths = new Set(['/_version', '/_updated_at', '/_created_at'])

@@ -1,0 +1,124 @@
+import { DuplicateKeyError, type Collection, type Doc, type Store, type Update } from '../store/port.js'
+import { revisionsCollection, type Revision } from './revision.js'
+
+/** The field a record carries its newest revision in until that revision is written on its own (the outbox). */
+export const pendingField = '_revision'
+
+interface Versioned extends Doc {
+  _version: number
+  [pendingField]?: Revision
+}
+
+/**
+ * Writes a record and its revision so that no write is acknowledged without its revision, whatever
+ * stops the process between the two (DESIGN 6.9).
+ *
+ * Where the store has transactions (the embedded store) both land in one. Where it has none (FerretDB),
+ * the record's own write carries its revision in `_revision`, a single-document write being atomic
+ * everywhere; the revision is then written under its `(record, version)` id and the field cleared. A
+ * crash in between leaves the field set, and the revision is written by the next writer of the record
+ * (before its own write can replace the field) or by the sweep. A delete writes its revision first and
+ * takes it back if the record was changed meanwhile; one left behind by a crash, older than a minute,
+ * is taken back by the sweep.
+ */
+export class HistoryWrites {
+  readonly revisions: Collection<Revision>
+
+  constructor(private readonly store: Store) {
+    this.revisions = store.collection<Revision>(revisionsCollection)
+  }
+
+  /** Whether the store writes a record and its revision in one transaction, needing no outbox. */
+  get transactional(): boolean {
+    return this.store.atomically !== undefined
+  }
+
+  async insert(collection: Collection<Doc>, doc: Doc, revision: Revision): Promise<void> {
+    if (this.store.atomically) {
+      await this.store.atomically([{ collection: collection.name, insert: doc }, { collection: revisionsCollection, insert: revision }])
+      return
+    }
+    await collection.insertOne({ ...doc, [pendingField]: revision })
+    await this.settle(collection, revision)
+  }
+
+  /**
+   * Inserts a batch of new records with their revisions, one write for all where it can. A taken id or
+   * unique value fails the call, as `insertMany` does, having written all or (on MongoDB) some of them.
+   */
+  async insertMany(collection: Collection<Doc>, docs: readonly Doc[], revisions: readonly Revision[]): Promise<void> {
+    if (this.store.atomically) {
+      await this.store.atomically([
+        ...docs.map((doc) => ({ collection: collection.name, insert: doc })),
+        ...revisions.map((revision) => ({ collection: revisionsCollection, insert: revision })),
+      ])
+      return
+    }
+    await collection.insertMany(docs.map((doc, i) => ({ ...doc, [pendingField]: revisions[i] })))
+    await this.settleMany(collection, revisions)
+  }
+
+  /** A compare-and-set on the record's version; false when it was changed (or deleted) meanwhile. */
+  async update(collection: Collection<Doc>, current: Versioned, update: Update, revision: Revision): Promise<boolean> {
+    const filter = { _id: current._id, _version: current._version }
+    if (this.store.atomically) {
+      return this.store.atomically([{ collection: collection.name, update: filter, with: update }, { collection: revisionsCollection, insert: revision }])
+    }
+    if (current[pendingField]) await this.settle(collection, current[pendingField])
+    const updated = await collection.updateOne(filter, { ...update, $set: { ...update.$set, [pendingField]: revision } })
+    if (!updated) return false
+    await this.settle(collection, revision)
+    return true
+  }
+
+  /** Deletes the record if it is still at its version; false when it was changed meanwhile. */
+  async remove(collection: Collection<Doc>, current: Versioned, revision: Revision): Promise<boolean> {
+    const filter = { _id: current._id, _version: current._version }
+    if (this.store.atomically) {
+      return this.store.atomically([{ collection: collection.name, delete: filter }, { collection: revisionsCollection, insert: revision }])
+    }
+    if (current[pendingField]) await this.settle(collection, current[pendingField])
+    try {
+      await this.revisions.insertOne(revision)
+    } catch (error) {
+      // Another writer is deleting the same version: one of the two deletes is told it lost.
+      if (error instanceof DuplicateKeyError) return false
+      throw error
+    }
+    if (await collection.deleteOne(filter)) return true
+    await this.revisions.deleteOne({ _id: revision._id })
+    return false
+  }
+
+  /** Writes a revision its record carries, if not written yet, and clears it from the record. */
+  async settle(collection: Collection<Doc>, revision: Revision): Promise<void> {
+    await this.writeOnce([revision])
+    await collection.updateOne({ _id: revision.record, _version: revision.version }, { $unset: { [pendingField]: true } })
+  }
+
+  private async settleMany(collection: Collection<Doc>, revisions: readonly Revision[]): Promise<void> {
+    if (!revisions.length) return
+    await this.writeOnce(revisions)
+    const byVersion = new Map<number, string[]>()
+    for (const { record, version } of revisions) byVersion.set(version, [...(byVersion.get(version) ?? []), record])
+    for (const [version, ids] of byVersion) {
+      await collection.updateMany({ _id: { $in: ids }, _version: version }, { $unset: { [pendingField]: true } })
+    }
+  }
+
+  /** Writes the revisions; those already written (a replay) are left as they are. */
+  private async writeOnce(revisions: readonly Revision[]): Promise<void> {
+    try {
+      await this.revisions.insertMany(revisions)
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error
+      for (const revision of revisions) {
+        try {
+          await this.revisions.insertOne(revision)
+        } catch (inner) {
+          if (!(inner instanceof DuplicateKeyError)) throw inner
+        }
+      }
+    }
+  }
+}

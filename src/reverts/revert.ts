@@ -1,0 +1,117 @@
+import { actingAs } from '../actor.js'
+import { isAppError } from '../errors.js'
+import type { HistoryReader } from '../history/reader.js'
+import type { Revision } from '../history/revision.js'
+import { restoreFields, restoreUpdate } from '../records/restore.js'
+import type { RecordService } from '../records/service.js'
+
+/** A record the revert left alone: someone changed it after the run. */
+export interface RevertConflict {
+  readonly id: string
+  readonly changed_by: string
+  readonly changed_by_name?: string
+  readonly at: string
+}
+
+/** What the revert does (or, in a dry run, would do) to one record. */
+export interface RevertChange {
+  readonly id: string
+  /** `restore`: back to its state before the run; `delete`: the run created it; `recreate`: the run deleted it. */
+  readonly op: 'restore' | 'delete' | 'recreate'
+}
+
+export interface RevertOutcome {
+  readonly reverts: string
+  readonly dry_run: boolean
+  readonly changes: RevertChange[]
+  readonly conflicts: RevertConflict[]
+  /** Records whose revert was refused (a reference added since, say), with why. */
+  readonly errors: { readonly id: string; readonly message: string }[]
+}
+
+export interface RevertDeps {
+  readonly records: RecordService
+  readonly history: HistoryReader
+}
+
+export interface RevertRun {
+  /** The run's actor: `sync:<run>` or `import:<run>`. */
+  readonly actor: string
+  /** Who the revert writes as: a run of its own, so that it can be reverted in turn. */
+  readonly as: string
+  readonly dryRun: boolean
+  readonly progress?: (done: number, total: number) => Promise<void>
+  readonly signal?: AbortSignal
+}
+
+/** The run's revisions by record, in the order the run first wrote each. */
+async function writesByRecord(deps: RevertDeps, actor: string): Promise<Map<string, Revision[]>> {
+  const byRecord = new Map<string, Revision[]>()
+  for (const revision of await deps.history.revisions.find({ actor }, { sort: [['at', 1], ['version', 1]] })) {
+    byRecord.set(revision.record, [...(byRecord.get(revision.record) ?? []), revision])
+  }
+  return byRecord
+}
+
+/** The record as it was just before the revision `version` (null: it did not exist). */
+async function stateBefore(deps: RevertDeps, id: string, current: Readonly<Record<string, unknown>> | null, version: number): Promise<Record<string, unknown> | null> {
+  for await (const { revision, before } of deps.history.steps(id, current)) {
+    if (revision.version === version) return before
+  }
+  throw new Error(`${id} has no revision ${version}`)
+}
+
+/**
+ * Undoes a run (DESIGN 6.9): each record the run wrote goes back to what it was before the run's first
+ * write of it, by a new revision, unless someone else wrote it after the run: those are left as they are
+ * and reported. Records go back newest first, so that one the run created after another it refers to
+ * is deleted before it. A retried revert takes what it already did as done.
+ */
+export async function revertRun(deps: RevertDeps, run: RevertRun): Promise<RevertOutcome> {
+  const byRecord = await writesByRecord(deps, run.actor)
+  const outcome: RevertOutcome = { reverts: run.actor, dry_run: run.dryRun, changes: [], conflicts: [], errors: [] }
+  const ids = [...byRecord.keys()].reverse()
+  let done = 0
+  for (const id of ids) {
+    run.signal?.throwIfAborted()
+    const writes = byRecord.get(id)!
+    const first = writes[0]!
+    const last = writes.at(-1)!
+    const [latest] = await deps.history.revisions.find({ record: id }, { sort: [['version', -1]], limit: 1 })
+    if (latest && latest.version !== last.version && latest.actor !== run.as) {
+      outcome.conflicts.push({ id, changed_by: latest.actor, ...(latest.actor_name ? { changed_by_name: latest.actor_name } : {}), at: latest.at })
+    } else if (latest && latest.actor === run.as) {
+      outcome.changes.push({ id, op: latest.op === 'delete' ? 'delete' : first.op === 'delete' ? 'recreate' : 'restore' })
+    } else {
+      await revertRecord(deps, run, id, first, outcome)
+    }
+    if (++done % 50 === 0) await run.progress?.(done, ids.length)
+  }
+  await run.progress?.(done, ids.length)
+  return outcome
+}
+
+async function revertRecord(deps: RevertDeps, run: RevertRun, id: string, first: Revision, outcome: RevertOutcome): Promise<void> {
+  const current = await deps.records.get(id)
+  const target = await stateBefore(deps, id, current, first.version)
+  const op: RevertChange['op'] = target === null ? 'delete' : current === null ? 'recreate' : 'restore'
+  if (op === 'delete' && !current) return
+  outcome.changes.push({ id, op })
+  if (run.dryRun) return
+  try {
+    await actingAs({ id: run.as, name: 'Revert', via: `revert/${run.actor}` }, async () => {
+      if (op === 'delete') await deps.records.remove(id)
+      else if (op === 'recreate') await deps.records.create(String(target!.type), restoreFields(target!), { key: id.slice(String(target!.type).length + 1) })
+      else await deps.records.update(id, restoreUpdate(current!, target!), { expectVersion: current!._version, correctKey: true })
+    })
+  } catch (error) {
+    if (!isAppError(error) || error.statusCode >= 500) throw error
+    outcome.changes.pop()
+    if (error.code === 'ADKS_VERSION_CONFLICT') {
+      const [latest] = await deps.history.revisions.find({ record: id }, { sort: [['version', -1]], limit: 1 })
+      outcome.conflicts.push({ id, changed_by: latest?.actor ?? 'unknown', at: latest?.at ?? new Date().toISOString() })
+    } else {
+      outcome.errors.push({ id, message: error.message })
+    }
+  }
+}
