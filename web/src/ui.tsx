@@ -46,6 +46,11 @@ export function Title({ children }: { children: string }) {
   return <h1>{children}</h1>
 }
 
+/** A time the API gave, in the reader's own format; a dash for none. */
+export function when(value: string | null | undefined): string {
+  return value ? new Date(value).toLocaleString() : '—'
+}
+
 export function Loading() {
   return <p role="status">Loading…</p>
 }

@@ -1,9 +1,9 @@
 import { useState } from 'react'
 import { api } from '../../api/client'
 import type { components } from '../../api/schema'
-import { Alert, Loading, messageOf, Title } from '../../ui'
+import { Alert, Loading, messageOf, Title, when } from '../../ui'
 import { JobBar } from './job-bar'
-import { running, usePolled, when } from './poll'
+import { running, usePolled } from './poll'
 
 type Job = components['schemas']['Job']
 type State = Job['state']

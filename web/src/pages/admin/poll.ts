@@ -39,7 +39,3 @@ export function usePolled<T>(load: () => Promise<T>, deps: DependencyList, more:
   }, [...deps, version])
   return [loaded, () => setVersion((v) => v + 1)]
 }
-
-export function when(value: string | null | undefined): string {
-  return value ? new Date(value).toLocaleString() : '—'
-}

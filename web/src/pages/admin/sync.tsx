@@ -1,9 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { api } from '../../api/client'
 import type { components } from '../../api/schema'
-import { Alert, Loading, messageOf, Title, useLoad } from '../../ui'
+import { Alert, Loading, messageOf, Title, useLoad, when } from '../../ui'
 import { JobBar } from './job-bar'
-import { running, usePolled, when } from './poll'
+import { running, usePolled } from './poll'
 import { SyncConfig } from './sync-config'
 import { changesOf, SyncDiff } from './sync-diff'
 

@@ -1,9 +1,8 @@
 import { useState, type FormEvent } from 'react'
 import { api } from '../../api/client'
 import type { components } from '../../api/schema'
-import { Alert, Loading, messageOf, Title, useLoad } from '../../ui'
-import { Pager } from './pager'
-import { when } from './poll'
+import { Alert, Loading, messageOf, Title, useLoad, when } from '../../ui'
+import { Pager } from '../../pager'
 
 type Role = components['schemas']['Role']
 type User = components['schemas']['UserDetail']
