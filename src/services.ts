@@ -191,7 +191,7 @@ async function servicesOn(opened: Store, config: Config, schema: CompiledSchema,
   const invalidate = (collection: string) => responseCache.invalidate(collection)
   registerCampusSyncJobs(jobs, { records, schema, enrollments, auditLog, secrets, events: outcomes.syncs })
   registerPublicationJobs(jobs, { records, schema, openalex: config.openalex, invalidate, events: outcomes.imports })
-  registerRevertJobs(jobs, { records, history, events: outcomes.records })
+  registerRevertJobs(jobs, { records, history, schema, events: outcomes.records })
   return {
     services: {
       store, keys, secrets, records, history, users, revocations, apiKeys, usageLog, people, auditLog, enrollments, studentReferences, requirements, progress, plans,

@@ -23,6 +23,21 @@ interface Step {
   readonly before: State | null
 }
 
+/**
+ * Walks a record's revisions (newest first, as given) back from the record as it is now (null once
+ * deleted): each with the record as it was just after it and just before it.
+ */
+export function* walkBack(current: Readonly<State> | null, revisions: Iterable<Revision>): Generator<Step, State | null> {
+  let state: State | null = current ? { ...current } : null
+  for (const revision of revisions) {
+    const after = revision.op === 'delete' ? null : state
+    const before = revision.op === 'create' ? null : undo(after ?? {}, revision.patch)
+    yield { revision, after, before }
+    state = before
+  }
+  return state
+}
+
 /** Leaves out of a state of a record what the caller may not see (student references, DESIGN 6.1). */
 export type Redact = (state: State) => Promise<State>
 
@@ -51,14 +66,27 @@ export class HistoryReader {
     let state: State | null = current ? { ...current } : null
     for (let skip = 0; ; skip += pageSize) {
       const page = await this.revisions.find({ record: id }, { sort: [['version', -1]], skip, limit: pageSize })
-      for (const revision of page) {
-        const after = revision.op === 'delete' ? null : state
-        const before = revision.op === 'create' ? null : undo(after ?? {}, revision.patch)
-        yield { revision, after, before }
-        state = before
+      const walk = walkBack(state, page)
+      for (let step = walk.next(); ; step = walk.next()) {
+        if (step.done) {
+          state = step.value
+          break
+        }
+        yield step.value
       }
       if (page.length < pageSize) return
     }
+  }
+
+  /** Every revision of these records, each record's newest first: one read for many records. */
+  async ofRecords(ids: readonly string[]): Promise<Map<string, Revision[]>> {
+    const byRecord = new Map<string, Revision[]>(ids.map((id) => [id, []]))
+    for (let i = 0; i < ids.length; i += pageSize) {
+      const found = await this.revisions.find({ record: { $in: ids.slice(i, i + pageSize) } })
+      for (const revision of found) byRecord.get(revision.record)?.push(revision)
+    }
+    for (const revisions of byRecord.values()) revisions.sort((a, b) => b.version - a.version)
+    return byRecord
   }
 
   async count(id: string): Promise<number> {

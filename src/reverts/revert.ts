@@ -1,9 +1,10 @@
 import { actingAs } from '../actor.js'
 import { isAppError } from '../errors.js'
-import type { HistoryReader } from '../history/reader.js'
+import { walkBack, type HistoryReader } from '../history/reader.js'
 import type { Revision } from '../history/revision.js'
 import { restoreFields, restoreUpdate } from '../records/restore.js'
-import type { RecordService } from '../records/service.js'
+import type { ApiRecord, RecordService } from '../records/service.js'
+import type { CompiledSchema } from '../schema/index.js'
 
 /** A record the revert left alone: someone changed it after the run. */
 export interface RevertConflict {
@@ -32,6 +33,7 @@ export interface RevertOutcome {
 export interface RevertDeps {
   readonly records: RecordService
   readonly history: HistoryReader
+  readonly schema: CompiledSchema
 }
 
 export interface RevertRun {
@@ -53,12 +55,29 @@ async function writesByRecord(deps: RevertDeps, actor: string): Promise<Map<stri
   return byRecord
 }
 
-/** The record as it was just before the revision `version` (null: it did not exist). */
-async function stateBefore(deps: RevertDeps, id: string, current: Readonly<Record<string, unknown>> | null, version: number): Promise<Record<string, unknown> | null> {
-  for await (const { revision, before } of deps.history.steps(id, current)) {
+/** The record as it was just before the revision `version`, walking back from `current` (null: it did not exist). */
+function stateBefore(current: Readonly<Record<string, unknown>> | null, revisions: readonly Revision[], version: number): Record<string, unknown> | null {
+  for (const { revision, before } of walkBack(current, revisions)) {
     if (revision.version === version) return before
   }
-  throw new Error(`${id} has no revision ${version}`)
+  throw new Error(`${revisions[0]?.record ?? 'the record'} has no revision ${version}`)
+}
+
+/** The records as they are now, by id (absent once deleted): one read per collection. */
+async function currentRecords(deps: RevertDeps, ids: readonly string[]): Promise<Map<string, ApiRecord>> {
+  const byClass = new Map<string, string[]>()
+  for (const id of ids) {
+    const cls = deps.schema.classOfId(id)
+    if (cls?.metadata.collection) byClass.set(cls.metadata.collection, [...(byClass.get(cls.metadata.collection) ?? []), id])
+  }
+  const found = new Map<string, ApiRecord>()
+  for (const wanted of byClass.values()) {
+    const cls = deps.schema.classOfId(wanted[0]!)!
+    for (let i = 0; i < wanted.length; i += 500) {
+      for (const record of await deps.records.find(cls, { _id: { $in: wanted.slice(i, i + 500) } })) found.set(record._id, record as ApiRecord)
+    }
+  }
+  return found
 }
 
 /**
@@ -71,19 +90,21 @@ export async function revertRun(deps: RevertDeps, run: RevertRun): Promise<Rever
   const byRecord = await writesByRecord(deps, run.actor)
   const outcome: RevertOutcome = { reverts: run.actor, dry_run: run.dryRun, changes: [], conflicts: [], errors: [] }
   const ids = [...byRecord.keys()].reverse()
+  // What the records are now and every revision of theirs, read up front in a few reads, not a few per record.
+  const [currents, revisions] = await Promise.all([currentRecords(deps, ids), deps.history.ofRecords(ids)])
   let done = 0
   for (const id of ids) {
     run.signal?.throwIfAborted()
     const writes = byRecord.get(id)!
     const first = writes[0]!
     const last = writes.at(-1)!
-    const [latest] = await deps.history.revisions.find({ record: id }, { sort: [['version', -1]], limit: 1 })
+    const [latest] = revisions.get(id)!
     if (latest && latest.version !== last.version && latest.actor !== run.as) {
       outcome.conflicts.push({ id, changed_by: latest.actor, ...(latest.actor_name ? { changed_by_name: latest.actor_name } : {}), at: latest.at })
     } else if (latest && latest.actor === run.as) {
       outcome.changes.push({ id, op: latest.op === 'delete' ? 'delete' : first.op === 'delete' ? 'recreate' : 'restore' })
     } else {
-      await revertRecord(deps, run, id, first, outcome)
+      await revertRecord(deps, run, { id, current: currents.get(id) ?? null, revisions: revisions.get(id)!, first }, outcome)
     }
     if (++done % 50 === 0) await run.progress?.(done, ids.length)
   }
@@ -91,9 +112,18 @@ export async function revertRun(deps: RevertDeps, run: RevertRun): Promise<Rever
   return outcome
 }
 
-async function revertRecord(deps: RevertDeps, run: RevertRun, id: string, first: Revision, outcome: RevertOutcome): Promise<void> {
-  const current = await deps.records.get(id)
-  const target = await stateBefore(deps, id, current, first.version)
+interface RecordToRevert {
+  readonly id: string
+  readonly current: ApiRecord | null
+  /** Its revisions, newest first. */
+  readonly revisions: readonly Revision[]
+  /** The run's first write of it. */
+  readonly first: Revision
+}
+
+async function revertRecord(deps: RevertDeps, run: RevertRun, record: RecordToRevert, outcome: RevertOutcome): Promise<void> {
+  const { id, current, first } = record
+  const target = stateBefore(current, record.revisions, first.version)
   const op: RevertChange['op'] = target === null ? 'delete' : current === null ? 'recreate' : 'restore'
   if (op === 'delete' && !current) return
   outcome.changes.push({ id, op })

@@ -9,6 +9,8 @@ import type { ApiRecord } from '../../records/service.js'
 import { idPattern } from '../../schema/typebox.js'
 import { Deleted, idParams, ifMatch, noQuery, objectSchema, recordBody, versionFrom } from '../shared.js'
 import { errorResponses } from '../responses.js'
+import { HistoryPage, historyQuery } from '../records/history-schemas.js'
+import { recordOrLast } from '../records/history.js'
 import { openStudent, studentDenial } from '../privacy/access.js'
 
 const Warning = Type.Object({
@@ -70,6 +72,22 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const student = await openStudent(request, request.params.id)
     return { items: await plans.ofStudent(student) }
+  })
+
+  // A plan's past is a protected record's history (DESIGN 6.9): every read of it is audited, as 6.1 says.
+  app.get('/api/student-plans/:id/history', {
+    config: { policy: allow.signedIn, audit: { resourceType: 'student-plan', action: 'view', idParam: 'id' } },
+    schema: {
+      tags, summary: 'A plan\'s history, newest first', description: described, params: planParams, querystring: historyQuery,
+      response: { 200: HistoryPage, ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (request) => {
+    const { id } = request.params
+    const { limit, offset } = request.query
+    const found = await recordOrLast(app, id)
+    if (!found) throw new RecordNotFound(`${id} not found`)
+    await openStudent(request, String(found.judged.student))
+    return { ...await app.history.page(id, found.current, { limit, offset }), limit, offset }
   })
 
   app.put('/api/student-plans/:id', {

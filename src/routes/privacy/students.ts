@@ -2,6 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
 import { transcript } from '../../domain/transcript.js'
+import { RecordNotFound } from '../../errors.js'
+import { idPattern } from '../../schema/typebox.js'
+import { HistoryPage, historyQuery } from '../records/history-schemas.js'
+import { recordOrLast } from '../records/history.js'
 import { idParams } from '../shared.js'
 import { errorResponses } from '../responses.js'
 import { openStudent } from './access.js'
@@ -59,6 +63,22 @@ export const studentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const student = await openStudent(request, request.params.id)
     const items = await app.enrollments.ofStudent(student._id)
     return { items, total: items.length }
+  })
+
+  app.get('/api/students/:id/enrollments/:enrollmentId/history', {
+    config: { policy: allow.signedIn, audit: { resourceType: 'enrollment', action: 'view', idParam: 'enrollmentId' } },
+    schema: {
+      tags, summary: "One of a student's enrollments: its history, newest first", description: described,
+      params: Type.Object({ ...params.properties, enrollmentId: Type.String({ pattern: idPattern(['Enrollment']), 'x-reference': 'Enrollment', description: 'The enrollment, URL-encoded' }) }),
+      querystring: historyQuery, response: { 200: HistoryPage, ...errorResponses(400, 401, 403, 404, 503) },
+    },
+  }, async (request) => {
+    const { id, enrollmentId } = request.params
+    const { limit, offset } = request.query
+    const student = await openStudent(request, id)
+    const found = await recordOrLast(app, enrollmentId)
+    if (!found || found.judged.student !== student._id) throw new RecordNotFound(`${enrollmentId} is not an enrollment of ${student._id}`)
+    return { ...await app.history.page(enrollmentId, found.current, { limit, offset }), limit, offset }
   })
 
   app.get('/api/students/:id/transcript', {

@@ -42,6 +42,14 @@ export function asRestoreConflict(error: unknown): unknown {
   return error
 }
 
+/** The record now (null once deleted) and what a read of its past is judged on: it, or its last state; null when neither. */
+export async function recordOrLast(app: App, id: string): Promise<{ current: ApiRecord | null; judged: State } | null> {
+  const current = await app.records.get(id)
+  const deletion = current ? null : await app.history.trashed(id)
+  const judged = current ?? (deletion ? HistoryReader.snapshot(deletion) : null)
+  return judged ? { current, judged } : null
+}
+
 /**
  * A record's history and restore (DESIGN 6.9), under the resource's own path and read rules: whoever
  * may read the record (a deleted one as it last was) reads its history, with the student references
@@ -55,12 +63,10 @@ export function historyRoutes(app: App, context: HistoryRouteContext): void {
 
   /** The record now (null once deleted) and what the caller's read is judged on: it, or its last state. */
   async function subject(request: FastifyRequest, id: string): Promise<{ current: ApiRecord | null; judged: State }> {
-    const current = await records.get(id)
-    const deletion = current ? null : await history.trashed(id)
-    const judged = current ?? (deletion ? HistoryReader.snapshot(deletion) : null)
-    const ours = judged && resource.classes.includes(String(judged.type))
-    if (!judged || !ours || !(await access.canRead(principalOf(request), judged as ApiRecord))) throw new RecordNotFound(`${id} not found`)
-    return { current, judged }
+    const found = await recordOrLast(app, id)
+    const ours = found && resource.classes.includes(String(found.judged.type))
+    if (!found || !ours || !(await access.canRead(principalOf(request), found.judged as ApiRecord))) throw new RecordNotFound(`${id} not found`)
+    return found
   }
 
   app.get(`${path}/:id/history`, {

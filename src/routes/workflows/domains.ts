@@ -8,6 +8,7 @@ import { registry, type DomainSpec, type WorkflowDomainKey } from '../../workflo
 import type { EntityView } from '../../workflows/types.js'
 import { Deleted, noQuery, pageOf, paging, recordBody } from '../shared.js'
 import { errorResponses } from '../responses.js'
+import { HistoryPage, historyQuery } from '../records/history-schemas.js'
 import {
   actorId, combinedDecisionBody, DecisionBody, delegateBody, entityParams, entitySchemas, entityStatusQuery, NoBody, RevisionBody, WithdrawBody,
 } from './schemas.js'
@@ -166,6 +167,20 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
       params, querystring: noQuery, response: { 200: Type.Object({ items: Type.Array(answers.HistoryItem) }), ...errorResponses(400, 401, 403, 404) },
     },
   }, async (request) => workflows.history(domain, principalOf(request), request.params.id))
+
+  app.get(`${base}/:id/revisions`, {
+    config: { policy },
+    schema: {
+      tags, summary: `Every change to a ${noun}'s fields, newest first`, description: `Who changed which field, when, through what (DESIGN 6.9). ${who}`,
+      params, querystring: historyQuery, response: { 200: HistoryPage, ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (request) => {
+    const { id } = request.params
+    const { limit, offset } = request.query
+    // Whoever sees the entity sees its revisions; to anyone else it does not exist.
+    await workflows.get(domain, principalOf(request), id)
+    return { ...await app.history.page(id, await app.records.get(id), { limit, offset }), limit, offset }
+  })
 
   const decisionHelp = `A pending approver of the active stage, or an admin overriding with a written reason. No one decides on their own submission. The same decision twice answers as the first; a different one, a closed review or a lost race is 409 with the current state. ${who}`
   if (spec.decisionStyle === 'thesis') {
