@@ -40,6 +40,7 @@ import { openStore } from './store/open.js'
 import type { IndexSpec, Store } from './store/port.js'
 import { wireOutcomes, type OutcomeSinks } from './notifications/outcomes.js'
 import { registerRevertJobs } from './reverts/jobs.js'
+import { actingAs } from './actor.js'
 import { Notifications } from './notifications/service.js'
 import { overdueMaintenance } from './workflows/overdue.js'
 import { Approvers } from './workflows/approvers.js'
@@ -174,8 +175,10 @@ async function servicesOn(opened: Store, config: Config, schema: CompiledSchema,
   // Before serving: the seeded definitions exist, and no entity is left out of step with its instance
   // (a schema without workflow classes, as tests of the schema compiler use, has neither to do).
   if (schema.class('Workflow')) {
-    await workflows.seed()
-    await workflows.repair()
+    await actingAs({ id: 'start-up', name: 'Service start-up', via: 'start-up' }, async () => {
+      await workflows.seed()
+      await workflows.repair()
+    })
   }
   const responseCache = await createResponseCache(config, log, cluster.notices ?? undefined)
   records.onChange((change) => responseCache.invalidate(change.collection))
