@@ -1529,6 +1529,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/students/{id}/enrollments/{enrollmentId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of a student's enrollments: its history, newest first
+         * @description Only the student, their advisors and admins (else 403); every call is audited. Needs a signed-in user.
+         */
+        get: operations["listStudentEnrollmentHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/students/{id}/transcript": {
         parameters: {
             query?: never;
@@ -1652,6 +1672,26 @@ export interface paths {
          * @description Only the student, their advisors and admins (else 403). Plan answers carry `warnings`; see docs/degree-audit.md. A plan that has been submitted for major-plan approval stays with its reviews (409). Needs a signed-in user.
          */
         delete: operations["deleteStudentPlan"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/student-plans/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A plan's history, newest first
+         * @description Only the student, their advisors and admins (else 403). Plan answers carry `warnings`; see docs/degree-audit.md. Needs a signed-in user.
+         */
+        get: operations["listStudentPlanHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2533,6 +2573,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/thesis/requests/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every change to a ThesisRequest's fields, newest first
+         * @description Who changed which field, when, through what (DESIGN 6.9). Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
+         */
+        get: operations["listThesisRequestRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/thesis/requests/{id}/approve": {
         parameters: {
             query?: never;
@@ -2745,6 +2805,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/independent-research/requests/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every change to a IndependentResearchRequest's fields, newest first
+         * @description Who changed which field, when, through what (DESIGN 6.9). Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
+         */
+        get: operations["listIndependentResearchRequestRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/independent-research/requests/{id}/decision": {
         parameters: {
             query?: never;
@@ -2889,6 +2969,26 @@ export interface paths {
          * @description With the domain's legacy approval records. Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
          */
         get: operations["listFellowshipApplicationHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fellowships/applications/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every change to a FellowshipApplication's fields, newest first
+         * @description Who changed which field, when, through what (DESIGN 6.9). Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
+         */
+        get: operations["listFellowshipApplicationRevisions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3049,6 +3149,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/award-nominations/nominations/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every change to a AwardNomination's fields, newest first
+         * @description Who changed which field, when, through what (DESIGN 6.9). Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
+         */
+        get: operations["listAwardNominationRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/award-nominations/nominations/{id}/decision": {
         parameters: {
             query?: never;
@@ -3165,6 +3285,26 @@ export interface paths {
          * @description With the domain's legacy approval records. Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
          */
         get: operations["listMajorPlanApprovalHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/major-plan-approvals/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every change to a MajorPlanApproval's fields, newest first
+         * @description Who changed which field, when, through what (DESIGN 6.9). Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
+         */
+        get: operations["listMajorPlanApprovalRevisions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3313,6 +3453,26 @@ export interface paths {
          * @description With the domain's legacy approval records. Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
          */
         get: operations["listGraduateMilestoneHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/graduate-milestones/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every change to a GraduateMilestone's fields, newest first
+         * @description Who changed which field, when, through what (DESIGN 6.9). Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
+         */
+        get: operations["listGraduateMilestoneRevisions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3994,7 +4154,7 @@ export interface components {
             /** @description The signed-in user, or the owner of the API key; null when the caller was not identified */
             userId: string | null;
             /** @enum {string} */
-            resourceType: "enrollment" | "grade" | "transcript" | "degree-progress" | "audit-log" | "user";
+            resourceType: "enrollment" | "grade" | "transcript" | "degree-progress" | "student-plan" | "audit-log" | "user";
             /** @description The record named in the request path (the created record for a create) */
             resourceId: string | null;
             /** @enum {string} */
@@ -12509,6 +12669,68 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listStudentEnrollmentHistory: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Student id, `<Type>/<identifier>`: URL-encoded (Faculty%2Fjsmith) or as two path segments */
+                id: string;
+                /** @description The enrollment, URL-encoded */
+                enrollmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getStudentTranscript: {
         parameters: {
             query?: never;
@@ -12775,6 +12997,65 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listStudentPlanHistory: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The plan (PUT, DELETE): StudentPlan id, URL-encoded or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     createEnrollment: {
         parameters: {
             query?: never;
@@ -12921,7 +13202,7 @@ export interface operations {
                 offset?: number;
                 /** @description Only entries of this user */
                 userId?: string;
-                resourceType?: "enrollment" | "grade" | "transcript" | "degree-progress" | "audit-log" | "user";
+                resourceType?: "enrollment" | "grade" | "transcript" | "degree-progress" | "student-plan" | "audit-log" | "user";
                 /** @description Only entries about this record */
                 resourceId?: string;
                 /** @description Entries at or after: an ISO 8601 date (2025-09-01) or date-time with a zone (2025-09-01T08:00:00Z) */
@@ -14501,6 +14782,65 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listThesisRequestRevisions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description ThesisRequest id, `ThesisRequest/<identifier>`: URL-encoded (ThesisRequest%2Fabc) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     approveThesisRequest: {
         parameters: {
             query?: never;
@@ -15079,6 +15419,65 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listIndependentResearchRequestRevisions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description IndependentResearchRequest id, `IndependentResearchRequest/<identifier>`: URL-encoded (IndependentResearchRequest%2Fabc) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     decideIndependentResearchRequest: {
         parameters: {
             query?: never;
@@ -15477,6 +15876,65 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["WorkflowHistoryItem"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listFellowshipApplicationRevisions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description FellowshipApplication id, `FellowshipApplication/<identifier>`: URL-encoded (FellowshipApplication%2Fabc) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
                     };
                 };
             };
@@ -15897,6 +16355,65 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listAwardNominationRevisions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description AwardNomination id, `AwardNomination/<identifier>`: URL-encoded (AwardNomination%2Fabc) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     decideAwardNomination: {
         parameters: {
             query?: never;
@@ -16175,6 +16692,65 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["WorkflowHistoryItem"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listMajorPlanApprovalRevisions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description MajorPlanApproval id, `MajorPlanApproval/<identifier>`: URL-encoded (MajorPlanApproval%2Fabc) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
                     };
                 };
             };
@@ -16551,6 +17127,65 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["WorkflowHistoryItem"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listGraduateMilestoneRevisions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description GraduateMilestone id, `GraduateMilestone/<identifier>`: URL-encoded (GraduateMilestone%2Fabc) or as two path segments */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The version this change made */
+                            version: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A user id, an API key id, or a run: sync:<run>, import:<run>, seed, migration:<name> */
+                            actor: string;
+                            actor_name?: string;
+                            /** @description The route or job the change came through */
+                            via: string;
+                            op: "create" | "update" | "deactivate" | "delete";
+                            /** @description The version a restore brought back */
+                            restored_from?: number;
+                            changes: {
+                                /** @description JSON Pointer (RFC 6901) of the changed value, e.g. /title or /members/2 */
+                                path: string;
+                                /** @description The value before; absent when the value was added */
+                                before?: unknown;
+                                /** @description The value after; absent when the value was removed */
+                                after?: unknown;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
                     };
                 };
             };
