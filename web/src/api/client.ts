@@ -10,12 +10,15 @@ type Json<R> = R extends { content: { 'application/json': infer B } } ? B : neve
 export type Answer<O> = O extends { responses: infer R } ? (R extends { 200: infer A } ? Json<A> : R extends { 201: infer A } ? Json<A> : R extends { 202: infer A } ? Json<A> : undefined) : never
 type PathParams<O> = O extends { parameters: { path: infer A } } ? ([A] extends [never | undefined] ? never : A) : never
 type Query<O> = O extends { parameters: { query?: infer Q } } ? Q : never
+type HeaderParams<O> = O extends { parameters: { header?: infer H } } ? H : never
 type Body<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never
 
 export interface RequestOptions<O> {
   readonly path?: PathParams<O>
   readonly query?: Query<O>
   readonly body?: Body<O>
+  /** The request headers the operation documents, such as a restore's `if-match`. */
+  readonly headers?: HeaderParams<O>
 }
 
 /** A refusal or failure, with the server's own message (DESIGN 6.8 shows it as it is). */
@@ -41,7 +44,7 @@ function urlOf(path: string, params: unknown, query: unknown): string {
  */
 export async function api<M extends Method, P extends PathsWith<M>>(method: M, path: P, options: RequestOptions<Operation<P, M>> = {}): Promise<Answer<Operation<P, M>>> {
   const session = sessions.get()
-  const headers: Record<string, string> = { accept: 'application/json' }
+  const headers: Record<string, string> = { ...(options.headers as Record<string, string> | undefined), accept: 'application/json' }
   if (session) headers.authorization = `Bearer ${session.idToken}`
   if (options.body !== undefined) headers['content-type'] = 'application/json'
   const response = await fetch(urlOf(path, options.path, options.query), {
