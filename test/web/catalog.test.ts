@@ -115,7 +115,7 @@ t.test('a course page lists the sections the API gives for it', async (t) => {
   const sections = await read(t, d.callers.una, `/api/courses/${path(cs101)}/sections`)
   t.equal(sections.total, 2)
   t.same(await firstCells(page), (sections.items as { term: string }[]).map((s) => s.term), 'each section, by term')
-  t.match(await page.locator('tbody').innerText(), /Hall 001[\s\S]*Hall 002/)
+  t.match(await page.getByRole('table', { name: '2 sections' }).locator('tbody').innerText(), /Hall 001[\s\S]*Hall 002/)
 })
 
 t.test('a faculty member edits their own profile, and the API answers the new values', async (t) => {

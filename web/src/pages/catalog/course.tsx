@@ -1,6 +1,9 @@
+import { useState } from 'react'
 import { Link, useParams } from 'react-router'
 import { api } from '../../api/client'
+import type { components } from '../../api/schema'
 import { Alert, Loading, Title, useLoad } from '../../ui'
+import { HistoryPanel } from '../history/panel'
 import { coursePath } from './links'
 
 /** Sections shown on a course page: the API's largest page. */
@@ -42,7 +45,13 @@ export default function CoursePage() {
   if (course.state !== 'ready') {
     return <><Title>Course</Title>{course.state === 'loading' ? <Loading /> : <Alert>{course.error}</Alert>}</>
   }
-  const { course_code: code, title, credits, description, prerequisites } = course.data
+  return <Shown initial={course.data} />
+}
+
+/** The course as read, until a restore from the history answers the record as it is now. */
+function Shown({ initial }: { initial: components['schemas']['Course'] }) {
+  const [course, setCourse] = useState(initial)
+  const { course_code: code, title, credits, description, prerequisites } = course
   return (
     <>
       <Title>{`${code}: ${title}`}</Title>
@@ -54,7 +63,8 @@ export default function CoursePage() {
       </dl>
       {description && <p>{description}</p>}
       <h2>Sections</h2>
-      <Sections course={id} />
+      <Sections course={course._id} />
+      <HistoryPanel base="/api/courses" record={course} onRestored={setCourse} />
     </>
   )
 }

@@ -1,7 +1,9 @@
+import { useState } from 'react'
 import { useParams } from 'react-router'
 import { api } from '../../api/client'
 import type { components } from '../../api/schema'
 import { Alert, Loading, Title, useLoad } from '../../ui'
+import { HistoryPanel } from '../history/panel'
 import { ExternalLink, PersonLink, personTypes } from './links'
 
 type Person = components['schemas']['Person']
@@ -60,10 +62,17 @@ export default function PersonPage() {
   if (person.state !== 'ready') {
     return <><Title>Person</Title>{person.state === 'loading' ? <Loading /> : <Alert>{person.error}</Alert>}</>
   }
+  return <Shown initial={person.data} />
+}
+
+/** The person as read, until a restore from the history answers the record as it is now. */
+function Shown({ initial }: { initial: Person }) {
+  const [person, setPerson] = useState(initial)
   return (
     <>
-      <Title>{`${person.data.first_name} ${person.data.last_name}`}</Title>
-      <Profile person={person.data} />
+      <Title>{`${person.first_name} ${person.last_name}`}</Title>
+      <Profile person={person} />
+      <HistoryPanel base="/api/people" record={person} onRestored={setPerson} />
     </>
   )
 }

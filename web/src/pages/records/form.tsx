@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react'
 import { Link, useLocation, useNavigate, useParams } from 'react-router'
 import { api, ApiError } from '../../api/client'
 import { Alert, Loading, messageOf, Title, useLoad } from '../../ui'
+import { HistoryPanel } from '../history/panel'
 import { adminClasses, getRecord, managed, recordsPath, updateRecord, createRecord, type ClassInfo, type Managed, type Row } from './catalog'
 import { bodyOf, fieldOf, formDataOf, prepare, type Prepared } from './form-schema'
 import { ClassesContext, ReferenceWidget } from './reference-widget'
@@ -108,14 +109,21 @@ function Editor({ name, cls, form, record: first }: { name: string; cls: Managed
     }
   }
 
+  /** The record as the server now has it (reloaded, or restored from its history), in place of the one read. */
+  function show(current: Row) {
+    setRecord(current)
+    setData(formDataOf(form.fields, current))
+    setFieldErrors(undefined)
+    setProblem(null)
+    setConflict(false)
+    setStatus(null)
+  }
+
   async function reload() {
     if (!record) return
     setProblem(null)
     try {
-      const current = await getRecord(cls, record._id)
-      setRecord(current)
-      setData(formDataOf(form.fields, current))
-      setConflict(false)
+      show(await getRecord(cls, record._id))
       setStatus('Reloaded: these are the record\'s values now.')
     } catch (error) {
       setProblem(messageOf(error))
@@ -144,6 +152,7 @@ function Editor({ name, cls, form, record: first }: { name: string; cls: Managed
         </div>
       </Form>
       {status && <p role="status">{status}</p>}
+      {record?._version !== undefined && <HistoryPanel base={cls.path} record={{ _id: record._id, _version: record._version }} onRestored={show} />}
     </>
   )
 }
