@@ -58,6 +58,7 @@ export const pages: readonly Page[] = [
   { path: '/admin/sync', load: () => import('./pages/admin/sync') },
   { path: '/admin/audit', load: () => import('./pages/admin/audit') },
   { path: '/admin/cache', load: () => import('./pages/admin/cache') },
+  { path: '/admin/trash', load: () => import('./pages/history/trash') },
 
   { path: '/settings/api-keys', load: () => import('./pages/api-keys'), nav: { label: 'API keys' } },
 ]
