@@ -6,6 +6,7 @@ import { JobBar } from './job-bar'
 import { running, usePolled } from './poll'
 import { SyncConfig } from './sync-config'
 import { changesOf, SyncDiff } from './sync-diff'
+import { SyncRevert } from './sync-revert'
 
 type Run = components['schemas']['CampusSyncRun']
 const kinds = ['courses', 'sections', 'people'] as const
@@ -99,7 +100,20 @@ function RunErrors({ run }: { run: Run }) {
   )
 }
 
-function Runs({ version }: { version: number }) {
+/** Which run a run reverts, or was reverted by, and "Revert" for a run that wrote (a dry run wrote nothing). */
+function RunRevert({ run, revert }: { run: Run; revert: (id: string) => void }) {
+  return (
+    <>
+      {run.reverts && <p>reverts {run.reverts}</p>}
+      {run.reverted_by && <p>reverted by {run.reverted_by}</p>}
+      {!run.dry_run && (
+        <button type="button" onClick={() => revert(run._id)}>Revert<span className="visually-hidden"> run {run._id}</span></button>
+      )}
+    </>
+  )
+}
+
+function Runs({ version, revert }: { version: number; revert: (id: string) => void }) {
   const runs = useLoad(() => api('get', '/api/campus-sync/runs', { query: { limit: 50 } }), [version])
   return (
     <section aria-labelledby="sync-runs">
@@ -113,6 +127,7 @@ function Runs({ version }: { version: number }) {
             <tr>
               <th scope="col">Kind</th><th scope="col">Term</th><th scope="col">Dry run</th><th scope="col">Status</th><th scope="col">Started</th><th scope="col">Finished</th>
               <th scope="col">Rows</th><th scope="col">Created</th><th scope="col">Updated</th><th scope="col">Unchanged</th><th scope="col">Deactivated</th><th scope="col">Skipped</th><th scope="col">Errors</th>
+              <th scope="col">Revert</th>
             </tr>
           </thead>
           <tbody>
@@ -122,6 +137,7 @@ function Runs({ version }: { version: number }) {
                 <td>{run.status}{run.message && `: ${run.message}`}</td><td>{when(run.started_at)}</td><td>{when(run.finished_at)}</td>
                 <td>{run.rows ?? '—'}</td><td>{run.created}</td><td>{run.updated}</td><td>{run.unchanged}</td><td>{run.deactivated}</td><td>{run.skipped}</td>
                 <td><RunErrors run={run} /></td>
+                <td><RunRevert run={run} revert={revert} /></td>
               </tr>
             ))}
           </tbody>
@@ -135,6 +151,7 @@ export default function Sync() {
   const [configVersion, setConfigVersion] = useState(0)
   const [runsVersion, setRunsVersion] = useState(0)
   const [jobId, setJobId] = useState<string | null>(null)
+  const [reverting, setReverting] = useState<string | null>(null)
   return (
     <>
       <Title>Campus sync</Title>
@@ -142,7 +159,8 @@ export default function Sync() {
       <Terms version={configVersion} />
       <Start started={setJobId} />
       {jobId && <Watched key={jobId} jobId={jobId} ended={() => setRunsVersion((v) => v + 1)} />}
-      <Runs version={runsVersion} />
+      {reverting && <SyncRevert key={reverting} run={reverting} close={() => setReverting(null)} ended={() => setRunsVersion((v) => v + 1)} />}
+      <Runs version={runsVersion} revert={setReverting} />
     </>
   )
 }
