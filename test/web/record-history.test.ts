@@ -134,7 +134,7 @@ t.test('a reader who may not write the record sees its history and no restore', 
   t.same(await axeViolations(page), [], 'a reader\'s panel: no serious or critical violation')
 })
 
-t.test('a restore the server refuses shows its message, and the record is left as it is', async (t) => {
+t.test('a restore the server refuses as stale shows its message, writes nothing, and offers the record as it is now', async (t) => {
   const course = await retitled('HIS 305', 'Atlantic Worlds', 'The Atlantic World')
   const page = await signedIn(t, 'admin', `/admin/records/Course/${path(course._id)}`, 'Edit Course')
   const panel = page.getByRole('region', { name: 'History' })
@@ -150,6 +150,14 @@ t.test('a restore the server refuses shows its message, and the record is left a
   t.equal(await alert.innerText(), refusal.json().error, 'the server\'s message')
   t.match(await call('GET', `/api/courses/${path(course._id)}`), { _version: 3, title: 'Atlantic History' }, 'nothing restored')
   t.same(await axeViolations(page), [], 'the refusal: no serious or critical violation')
+
+  await panel.getByRole('button', { name: 'Reload the record' }).click()
+  await panel.getByRole('status').filter({ hasText: 'Reloaded: the record is at version 3.' }).waitFor()
+  await entryOf(panel, 3, 'updated')
+  t.equal(await page.getByRole('textbox', { name: 'Title' }).first().inputValue(), 'Atlantic History', 'the form shows the record as it is now')
+  await panel.getByRole('button', { name: 'Restore version 1' }).click()
+  await panel.getByRole('status').filter({ hasText: 'Restored version 1: the record is now version 4.' }).waitFor()
+  t.match(await call('GET', `/api/courses/${path(course._id)}`), { _version: 4, title: 'Atlantic Worlds' }, 'restored on top of the version reloaded')
 })
 
 t.test('axe-core finds no serious or critical violation on the record pages with their History panels', async (t) => {

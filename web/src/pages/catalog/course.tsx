@@ -48,7 +48,7 @@ export default function CoursePage() {
   return <Shown initial={course.data} />
 }
 
-/** The course as read, until a restore from the history answers the record as it is now. */
+/** The course as read, until the History panel answers it as it is now (restored, or read again). */
 function Shown({ initial }: { initial: components['schemas']['Course'] }) {
   const [course, setCourse] = useState(initial)
   const { course_code: code, title, credits, description, prerequisites } = course
@@ -64,7 +64,7 @@ function Shown({ initial }: { initial: components['schemas']['Course'] }) {
       {description && <p>{description}</p>}
       <h2>Sections</h2>
       <Sections course={course._id} />
-      <HistoryPanel base="/api/courses" record={course} onRestored={setCourse} />
+      <HistoryPanel base="/api/courses" record={course} onRecord={setCourse} />
     </>
   )
 }

@@ -65,14 +65,14 @@ export default function PersonPage() {
   return <Shown initial={person.data} />
 }
 
-/** The person as read, until a restore from the history answers the record as it is now. */
+/** The person as read, until the History panel answers it as it is now (restored, or read again). */
 function Shown({ initial }: { initial: Person }) {
   const [person, setPerson] = useState(initial)
   return (
     <>
       <Title>{`${person.first_name} ${person.last_name}`}</Title>
       <Profile person={person} />
-      <HistoryPanel base="/api/people" record={person} onRestored={setPerson} />
+      <HistoryPanel base="/api/people" record={person} onRecord={setPerson} />
     </>
   )
 }

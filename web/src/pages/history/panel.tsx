@@ -1,9 +1,10 @@
 import { useRef, useState } from 'react'
+import { ApiError } from '../../api/client'
 import { fieldOf, opWords, valueText, writePermissions, type RecordRoute } from '../../lib/history'
 import { Pager } from '../../pager'
 import { useMe } from '../../shell'
 import { Alert, Loading, messageOf, useLoad, when } from '../../ui'
-import { readHistory, restoreVersion, type HistoryEntry, type Restored } from './routes'
+import { readHistory, readRecord, restoreVersion, type HistoryEntry, type Restored } from './routes'
 
 /** Entries a page of the panel: a record's history can run to hundreds. */
 const pageSize = 10
@@ -15,8 +16,8 @@ interface Props<B extends RecordRoute> {
   readonly base: B
   /** The record as the page shows it: a restore is conditional on its version. */
   readonly record: { readonly _id: string; readonly _version: number }
-  /** The record as the server restored it, for the page to show. */
-  readonly onRestored: (record: Restored<B>) => void
+  /** The record as the server now has it (restored, or read again after a conflict), for the page to show. */
+  readonly onRecord: (record: Restored<B>) => void
 }
 
 function Changes({ entry }: { entry: HistoryEntry }) {
@@ -55,39 +56,56 @@ function Entry({ entry, restore, busy }: { entry: HistoryEntry; restore?: () => 
 /**
  * A record's History panel (DESIGN 6.9): its changes newest first, who made each, when and through
  * what, and "Restore version N" where the caller holds the resource's write permission. Neither a
- * deletion nor the version the record is at now is offered: restoring those writes nothing.
+ * deletion nor the version the record is at now is offered: restoring those writes nothing. A restore
+ * refused because the record changed since the page read it offers "Reload the record".
  */
-export function HistoryPanel<B extends RecordRoute>({ base, record, onRestored }: Props<B>) {
+export function HistoryPanel<B extends RecordRoute>({ base, record, onRecord }: Props<B>) {
   const me = useMe()
   const mayRestore = (me.permissions as readonly string[]).includes(writePermissions[base])
   const [offset, setOffset] = useState(0)
   const [outcome, setOutcome] = useState<Outcome>(null)
   const [busy, setBusy] = useState(false)
+  const [stale, setStale] = useState(false)
   const heading = useRef<HTMLHeadingElement>(null)
   // A new version of the record (saved, restored) is a new first entry: the history is read again.
   const page = useLoad(() => readHistory(base, record._id, { limit: pageSize, offset }), [base, record._id, record._version, offset])
 
-  async function restore(version: number) {
+  /** Restores or reloads the record shown; on success the reader is brought back to the top of its history, read again. */
+  async function act(change: () => Promise<string>) {
     setBusy(true)
     setOutcome(null)
+    setStale(false)
     try {
-      const restored = await restoreVersion(base, record._id, version, record._version)
+      const text = await change()
       setOffset(0)
-      onRestored(restored)
-      setOutcome({ ok: true, text: `Restored version ${version}: the record is now version ${restored._version}.` })
-      // The button pressed goes with the old list; the reader is brought back to the top of the new one.
+      setOutcome({ ok: true, text })
       heading.current?.focus()
     } catch (error) {
       setOutcome({ ok: false, text: messageOf(error) })
+      // Changed by someone else since the page read it: offered again as it is now.
+      setStale(error instanceof ApiError && error.code === 'ADKS_VERSION_CONFLICT')
     } finally {
       setBusy(false)
     }
   }
 
+  const restore = (version: number) => act(async () => {
+    const restored = await restoreVersion(base, record._id, version, record._version)
+    onRecord(restored)
+    return `Restored version ${version}: the record is now version ${restored._version}.`
+  })
+
+  const reload = () => act(async () => {
+    const current = await readRecord(base, record._id)
+    onRecord(current)
+    return `Reloaded: the record is at version ${current._version}.`
+  })
+
   return (
     <section aria-labelledby="history-heading" className="history">
       <h2 id="history-heading" ref={heading} tabIndex={-1}>History</h2>
       {outcome && (outcome.ok ? <p role="status">{outcome.text}</p> : <Alert>{outcome.text}</Alert>)}
+      {stale && <p><button type="button" disabled={busy} onClick={() => { void reload() }}>Reload the record</button></p>}
       {page.state === 'loading' && <Loading />}
       {page.state === 'failed' && <Alert>{page.error}</Alert>}
       {page.state === 'ready' && (page.data.items.length === 0 ? <p>No changes are recorded.</p> : (

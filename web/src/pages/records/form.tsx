@@ -152,7 +152,7 @@ function Editor({ name, cls, form, record: first }: { name: string; cls: Managed
         </div>
       </Form>
       {status && <p role="status">{status}</p>}
-      {record?._version !== undefined && <HistoryPanel base={cls.path} record={{ _id: record._id, _version: record._version }} onRestored={show} />}
+      {record?._version !== undefined && <HistoryPanel base={cls.path} record={{ _id: record._id, _version: record._version }} onRecord={show} />}
     </>
   )
 }
