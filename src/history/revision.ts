@@ -43,5 +43,5 @@ export const revisionIndexes: readonly IndexSpec[] = [
   { fields: ['trashed', 'at'], descending: ['at'] },
 ]
 
-/** Fields a record carries that are no part of what it says: left out of the change lists. */
-export const bookkeepingPaths = new Set(['/_version', '/_updated_at', '/_created_at'])
+/** Fields a record carries that are no part of what it says (its identity, version, stamps): left out of the change lists. */
+export const bookkeepingPaths = new Set(['/_id', '/type', '/_version', '/_updated_at', '/_created_at'])

@@ -139,7 +139,10 @@ export class RecordService {
     return versions
   }
 
-  /** A record back under an id it was deleted from is out of the trash. */
+  /**
+   * A record brought back under its id (a past version restored) is out of the trash. One made anew under
+   * a deleted record's id leaves the deleted one there, where a restore is refused as the id is taken.
+   */
   private async untrash(ids: readonly string[]): Promise<void> {
     if (ids.length) await this.history.revisions.updateMany({ record: { $in: [...ids] }, trashed: true }, { $unset: { trashed: true } })
   }
@@ -226,7 +229,7 @@ export class RecordService {
     } catch (error) {
       throw error instanceof DuplicateKeyError ? this.duplicate(cls, id, error) : error
     }
-    if (doc._version > 1) await this.untrash([id])
+    if (options.restoredFrom !== undefined) await this.untrash([id])
     this.changed(cls, id, 'create')
     return strip(doc)
   }
@@ -271,7 +274,6 @@ export class RecordService {
       for (const { doc } of accepted) doc._version = versions.get(doc._id) ?? 1
     }
     const written = await this.insertAll(cls, accepted.map((a) => a.doc), stamp)
-    await this.untrash(accepted.filter(({ doc }, i) => !written[i] && doc._version > 1).map(({ doc }) => doc._id))
     accepted.forEach(({ index, doc }, i) => {
       const duplicate = written[i]
       if (duplicate) {

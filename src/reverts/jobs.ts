@@ -56,7 +56,7 @@ function revertHandler(deps: RevertJobDeps, runs: RevertedRuns) {
     const startedAt = now().toISOString()
     const outcome = await revertRun(deps, {
       actor, as: `sync:${key}`, dryRun, signal: context.signal,
-      progress: (done, total) => context.progress(total ? Math.round((100 * done) / total) : 100, `reverted ${done} of ${total} records`, { processed: done, total }),
+      progress: (done, total) => context.progress(total ? Math.round((100 * done) / total) : 100, `${dryRun ? 'checked' : 'reverted'} ${done} of ${total} records`, { processed: done, total }),
     })
     if (!dryRun) {
       const notes = [

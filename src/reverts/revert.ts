@@ -131,7 +131,7 @@ async function revertRecord(deps: RevertDeps, run: RevertRun, record: RecordToRe
   try {
     await actingAs({ id: run.as, name: 'Revert', via: `revert/${run.actor}` }, async () => {
       if (op === 'delete') await deps.records.remove(id)
-      else if (op === 'recreate') await deps.records.create(String(target!.type), restoreFields(target!), { key: id.slice(String(target!.type).length + 1) })
+      else if (op === 'recreate') await deps.records.create(String(target!.type), restoreFields(target!), { key: id.slice(String(target!.type).length + 1), restoredFrom: first.version - 1 })
       else await deps.records.update(id, restoreUpdate(current!, target!), { expectVersion: current!._version, correctKey: true })
     })
   } catch (error) {
