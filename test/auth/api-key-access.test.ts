@@ -37,6 +37,8 @@ t.test('only the spec\'s catalog reads and the catalog writes are open to keys, 
   const keyOpen = recorder.routes.filter((r) => r.policy?.kind === 'permission' && r.policy.apiKeys).map((r) => `${r.method} ${r.url}`)
   const expected = [
     ...catalog.flatMap((c) => [`GET ${c.route}`, `HEAD ${c.route}`]),
+    // A record's history is open to keys exactly where its detail is (DESIGN 6.9).
+    ...catalog.filter((c) => c.route.endsWith('/:id')).flatMap((c) => [`GET ${c.route}/history`, `HEAD ${c.route}/history`]),
     ...catalogWrites.flatMap((c) => [`POST ${c.route}`, `PUT ${c.route}/:id`]),
   ]
   t.same(keyOpen.sort(), expected.sort(), 'the key-open routes are exactly the spec\'s reads and the catalog creates and updates')

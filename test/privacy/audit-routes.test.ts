@@ -112,7 +112,7 @@ t.test('filters, paging and order of the audit log; each read is itself an entry
     ['from=yesterday', /'from' must be an ISO 8601 date/],
     ['to=2025-01-01T10:00', /'to' must be an ISO 8601 date or a date-time with a time zone/],
     ['from=2025-02-01&to=2025-01-01', /'from' is after 'to'/],
-    ['resourceType=grades', /'resourceType' must be one of: enrollment, grade, transcript, degree-progress, audit-log/],
+    ['resourceType=grades', /'resourceType' must be one of: enrollment, grade, transcript, degree-progress, student-plan, audit-log/],
     ['limit=0', /'limit'/],
     ['limit=201', /'limit'/],
     ['userId[$ne]=x', /unknown parameter/],

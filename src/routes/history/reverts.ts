@@ -10,9 +10,9 @@ const RevertBody = Type.Object({
   dryRun: Type.Optional(Type.Boolean({ description: 'Report what the revert would do; write nothing' })),
 }, { additionalProperties: false })
 
-const routes: readonly { runs: RevertedRuns; path: string; tag: string; noun: string; param: string }[] = [
-  { runs: 'sync', path: '/api/campus-sync/runs/:id/revert', tag: 'Campus sync', noun: 'campus sync run', param: 'The SyncRun id (SyncRun/<id>), URL-encoded' },
-  { runs: 'import', path: '/api/publications/import-runs/:id/revert', tag: 'Publications', noun: 'publication import run', param: "The run id, as the import's job result gives it (run_id)" },
+const routes: readonly { runs: RevertedRuns; path: string; noun: string; param: string }[] = [
+  { runs: 'sync', path: '/api/campus-sync/runs/:id/revert', noun: 'campus sync run', param: 'The SyncRun id (SyncRun/<id>), URL-encoded' },
+  { runs: 'import', path: '/api/publications/import-runs/:id/revert', noun: 'publication import run', param: "The run id, as the import's job result gives it (run_id)" },
 ]
 
 /**
@@ -21,12 +21,12 @@ const routes: readonly { runs: RevertedRuns; path: string; tag: string; noun: st
  * revert is a run of its own (listed in /api/campus-sync/runs), so it can be reverted in turn. Admins only.
  */
 export const revertRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  for (const { runs, path, tag, noun, param } of routes) {
+  for (const { runs, path, noun, param } of routes) {
     app.post(path, {
       config: { policy: allow.admin },
       preValidation: emptyBody,
       schema: {
-        tags: [tag], summary: `Revert a ${noun}`, description: 'Answers at once with the job; its result lists what was reverted and what was left as others changed it.',
+        tags: ['Administration'], summary: `Revert a ${noun}`, description: 'Answers at once with the job; its result lists what was reverted and what was left as others changed it.',
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200, description: param }) }), querystring: noQuery, body: RevertBody,
         response: { 202: JobAccepted, ...errorResponses(400, 401, 403, 404, 503) },
       },

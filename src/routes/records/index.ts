@@ -132,7 +132,8 @@ function resourceRoutes(app: App, resource: Resource, options: RecordRouteOption
   }
 
   historyRoutes(app, {
-    resource, access, students, namesStudents, read: keyOpen('detail'), write: keyWrite('update'), record, guard, writer,
+    // Keys read history where they read the record; a restore is a person's undoing, never an integration's.
+    resource, access, students, namesStudents, read: keyOpen('detail'), write, record, guard, writer,
   })
 
   app.get(path, {
