@@ -5,6 +5,8 @@ import { department, path } from './department.js'
 const protectedRoutes = new Set([
   '/api/students/{id}/enrollments', '/api/students/{id}/transcript', '/api/sections/{id}/enrollments', '/api/admin/audit', '/api/admin/audit/verify',
   '/api/students/{id}/degree-progress', '/api/student-progress/{studentId}',
+  // Protected records' histories (DESIGN 6.9): the same access rule, every read audited.
+  '/api/students/{id}/enrollments/{enrollmentId}/history', '/api/student-plans/{id}/history',
 ])
 
 /** One department for the whole file: the tests below run in order and account for what earlier ones did. */
