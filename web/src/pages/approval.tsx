@@ -4,6 +4,7 @@ import { api, type PathsWith } from '../api/client'
 import { domainOf, type Domain } from '../lib/inbox'
 import { Alert, Loading, messageOf, Title, useLoad } from '../ui'
 import { PersonPicker } from './catalog/person-picker'
+import { HistoryPanel } from './history/panel'
 
 type Decision = 'approve' | 'reject' | 'request-revision' | 'delegate'
 const decisions: readonly { key: Decision; label: string; done: string }[] = [
@@ -15,6 +16,7 @@ const decisions: readonly { key: Decision; label: string; done: string }[] = [
 
 type EntityPath = `${Domain['base']}/{id}` & PathsWith<'get'>
 type DecisionPath = `${Domain['base']}/{id}/decision` & PathsWith<'post'>
+type RevisionsPath = `${Domain['base']}/{id}/revisions`
 type ThesisDecisionPath = `/api/thesis/requests/{id}/${Exclude<Decision, 'delegate'>}`
 
 function entityPath(domain: Domain): EntityPath {
@@ -100,6 +102,9 @@ export default function Approval() {
         </>
       )}
       {outcome && (outcome.ok ? <p role="status">{outcome.text}</p> : <Alert>{outcome.text}</Alert>)}
+      {/* The entity's changes, read-only (no restore route): its `/revisions`, as its `/history` is the
+          approvals' actions. A decision that changes the entity makes a new version: read again. */}
+      {entity.state === 'ready' && <HistoryPanel source={{ path: `${domain!.base}/{id}/revisions` as RevisionsPath, params: { id: entity.data._id } }} version={entity.data._version} />}
     </>
   )
 }

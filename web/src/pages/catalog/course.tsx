@@ -4,6 +4,7 @@ import { api } from '../../api/client'
 import type { components } from '../../api/schema'
 import { Alert, Loading, Title, useLoad } from '../../ui'
 import { HistoryPanel } from '../history/panel'
+import { recordHistory } from '../history/routes'
 import { coursePath } from './links'
 
 /** Sections shown on a course page: the API's largest page. */
@@ -64,7 +65,7 @@ function Shown({ initial }: { initial: components['schemas']['Course'] }) {
       {description && <p>{description}</p>}
       <h2>Sections</h2>
       <Sections course={course._id} />
-      <HistoryPanel base="/api/courses" record={course} onRecord={setCourse} />
+      <HistoryPanel source={recordHistory('/api/courses', course._id)} restore={{ base: '/api/courses', record: course, onRecord: setCourse }} />
     </>
   )
 }

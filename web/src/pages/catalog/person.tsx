@@ -4,6 +4,7 @@ import { api } from '../../api/client'
 import type { components } from '../../api/schema'
 import { Alert, Loading, Title, useLoad } from '../../ui'
 import { HistoryPanel } from '../history/panel'
+import { recordHistory } from '../history/routes'
 import { ExternalLink, PersonLink, personTypes } from './links'
 
 type Person = components['schemas']['Person']
@@ -72,7 +73,7 @@ function Shown({ initial }: { initial: Person }) {
     <>
       <Title>{`${person.first_name} ${person.last_name}`}</Title>
       <Profile person={person} />
-      <HistoryPanel base="/api/people" record={person} onRecord={setPerson} />
+      <HistoryPanel source={recordHistory('/api/people', person._id)} restore={{ base: '/api/people', record: person, onRecord: setPerson }} />
     </>
   )
 }

@@ -1,23 +1,40 @@
-import { useRef, useState } from 'react'
+import { useId, useRef, useState } from 'react'
 import { ApiError } from '../../api/client'
 import { fieldOf, opWords, valueText, writePermissions, type RecordRoute } from '../../lib/history'
 import { Pager } from '../../pager'
 import { useMe } from '../../shell'
 import { Alert, Loading, messageOf, useLoad, when } from '../../ui'
-import { readHistory, readRecord, restoreVersion, type HistoryEntry, type Restored } from './routes'
+import { readHistory, readRecord, restoreVersion, type HistoryEntry, type HistorySource, type Restored } from './routes'
 
 /** Entries a page of the panel: a record's history can run to hundreds. */
 const pageSize = 10
 
 type Outcome = { readonly ok: boolean; readonly text: string } | null
+type Level = 2 | 3
 
-interface Props<B extends RecordRoute> {
-  /** The record's resource route, e.g. /api/courses. */
+/** What a restore needs: only record routes have one, so only their pages pass it. */
+interface Restore<B extends RecordRoute> {
+  /** The record's resource route, e.g. /api/courses: its write permission decides whether restore is offered. */
   readonly base: B
   /** The record as the page shows it: a restore is conditional on its version. */
   readonly record: { readonly _id: string; readonly _version: number }
   /** The record as the server now has it (restored, or read again after a conflict), for the page to show. */
   readonly onRecord: (record: Restored<B>) => void
+}
+
+interface Props<B extends RecordRoute> {
+  /** The history to read: its route and path parameters. */
+  readonly source: HistorySource
+  /** The heading, hence the region's name: "History", or "History of <plan>" where a page has several panels. */
+  readonly title?: string
+  /** The heading's level where the panel sits under another h2; its entries are one level below. */
+  readonly level?: Level
+  /** The region's id, for a disclosure button's aria-controls. */
+  readonly id?: string
+  /** The version the page shows of a read-only record, when it knows it: a new one reads the history again. */
+  readonly version?: number
+  /** Offered only where the record has a restore route; without it the panel is read-only. */
+  readonly restore?: Restore<B>
 }
 
 function Changes({ entry }: { entry: HistoryEntry }) {
@@ -39,10 +56,11 @@ function Changes({ entry }: { entry: HistoryEntry }) {
   )
 }
 
-function Entry({ entry, restore, busy }: { entry: HistoryEntry; restore?: () => void; busy: boolean }) {
+function Entry({ entry, level, restore, busy }: { entry: HistoryEntry; level: Level; restore?: () => void; busy: boolean }) {
+  const Heading = level === 2 ? 'h3' : 'h4'
   return (
     <li>
-      <h3>{`Version ${entry.version}: ${opWords[entry.op]}`}</h3>
+      <Heading>{`Version ${entry.version}: ${opWords[entry.op]}`}</Heading>
       <p>
         By {entry.actor_name ?? entry.actor} on <time dateTime={entry.at}>{when(entry.at)}</time>, through {entry.via}
         {entry.restored_from !== undefined && `, restoring version ${entry.restored_from}`}.
@@ -55,20 +73,25 @@ function Entry({ entry, restore, busy }: { entry: HistoryEntry; restore?: () => 
 
 /**
  * A record's History panel (DESIGN 6.9): its changes newest first, who made each, when and through
- * what, and "Restore version N" where the caller holds the resource's write permission. Neither a
- * deletion nor the version the record is at now is offered: restoring those writes nothing. A restore
- * refused because the record changed since the page read it offers "Reload the record".
+ * what, and, given `restore`, "Restore version N" where the caller holds the resource's write
+ * permission. Neither a deletion nor the version the record is at now is offered: restoring those
+ * writes nothing. A restore refused because the record changed since the page read it offers "Reload
+ * the record". Histories without a restore route (plans, enrollments, workflow entities) are read-only.
  */
-export function HistoryPanel<B extends RecordRoute>({ base, record, onRecord }: Props<B>) {
+export function HistoryPanel<B extends RecordRoute>({ source, title = 'History', level = 2, id, version, restore }: Props<B>) {
   const me = useMe()
-  const mayRestore = (me.permissions as readonly string[]).includes(writePermissions[base])
+  const mayRestore = restore !== undefined && (me.permissions as readonly string[]).includes(writePermissions[restore.base])
+  const shown = restore ? restore.record._version : version
+  const headingId = useId()
   const [offset, setOffset] = useState(0)
   const [outcome, setOutcome] = useState<Outcome>(null)
   const [busy, setBusy] = useState(false)
   const [stale, setStale] = useState(false)
   const heading = useRef<HTMLHeadingElement>(null)
-  // A new version of the record (saved, restored) is a new first entry: the history is read again.
-  const page = useLoad(() => readHistory(base, record._id, { limit: pageSize, offset }), [base, record._id, record._version, offset])
+  const Heading = level === 2 ? 'h2' : 'h3'
+  // A new version of the record (saved, restored) is a new first entry: the history is read again. The
+  // source is a new object at each render of the page, so it is compared by value.
+  const page = useLoad(() => readHistory(source, { limit: pageSize, offset }), [JSON.stringify(source), shown, offset])
 
   /** Restores or reloads the record shown; on success the reader is brought back to the top of its history, read again. */
   async function act(change: () => Promise<string>) {
@@ -89,21 +112,23 @@ export function HistoryPanel<B extends RecordRoute>({ base, record, onRecord }: 
     }
   }
 
-  const restore = (version: number) => act(async () => {
-    const restored = await restoreVersion(base, record._id, version, record._version)
+  const restoreTo = (target: number) => act(async () => {
+    const { base, record, onRecord } = restore!
+    const restored = await restoreVersion(base, record._id, target, record._version)
     onRecord(restored)
-    return `Restored version ${version}: the record is now version ${restored._version}.`
+    return `Restored version ${target}: the record is now version ${restored._version}.`
   })
 
   const reload = () => act(async () => {
+    const { base, record, onRecord } = restore!
     const current = await readRecord(base, record._id)
     onRecord(current)
     return `Reloaded: the record is at version ${current._version}.`
   })
 
   return (
-    <section aria-labelledby="history-heading" className="history">
-      <h2 id="history-heading" ref={heading} tabIndex={-1}>History</h2>
+    <section aria-labelledby={headingId} className="history" id={id}>
+      <Heading id={headingId} ref={heading} tabIndex={-1}>{title}</Heading>
       {outcome && (outcome.ok ? <p role="status">{outcome.text}</p> : <Alert>{outcome.text}</Alert>)}
       {stale && <p><button type="button" disabled={busy} onClick={() => { void reload() }}>Reload the record</button></p>}
       {page.state === 'loading' && <Loading />}
@@ -113,8 +138,8 @@ export function HistoryPanel<B extends RecordRoute>({ base, record, onRecord }: 
           <p>{page.data.total === 1 ? '1 change' : `${page.data.total} changes`}, newest first.</p>
           <ol className="history-entries">
             {page.data.items.map((entry) => {
-              const restorable = mayRestore && entry.op !== 'delete' && entry.version !== record._version
-              return <Entry key={entry.version} entry={entry} busy={busy} {...(restorable ? { restore: () => { void restore(entry.version) } } : {})} />
+              const restorable = mayRestore && entry.op !== 'delete' && entry.version !== shown
+              return <Entry key={entry.version} entry={entry} level={level} busy={busy} {...(restorable ? { restore: () => { void restoreTo(entry.version) } } : {})} />
             })}
           </ol>
           <Pager offset={offset} limit={pageSize} total={page.data.total} go={setOffset} />

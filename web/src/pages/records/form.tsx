@@ -5,6 +5,7 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router'
 import { api, ApiError } from '../../api/client'
 import { Alert, Loading, messageOf, Title, useLoad } from '../../ui'
 import { HistoryPanel } from '../history/panel'
+import { recordHistory } from '../history/routes'
 import { adminClasses, getRecord, managed, recordsPath, updateRecord, createRecord, type ClassInfo, type Managed, type Row } from './catalog'
 import { bodyOf, fieldOf, formDataOf, prepare, type Prepared } from './form-schema'
 import { ClassesContext, ReferenceWidget } from './reference-widget'
@@ -152,7 +153,7 @@ function Editor({ name, cls, form, record: first }: { name: string; cls: Managed
         </div>
       </Form>
       {status && <p role="status">{status}</p>}
-      {record?._version !== undefined && <HistoryPanel base={cls.path} record={{ _id: record._id, _version: record._version }} onRecord={show} />}
+      {record?._version !== undefined && <HistoryPanel source={recordHistory(cls.path, record._id)} restore={{ base: cls.path, record: { _id: record._id, _version: record._version }, onRecord: show }} />}
     </>
   )
 }

@@ -4,6 +4,7 @@ import { api } from '../../api/client'
 import type { components } from '../../api/schema'
 import { Alert, Loading, messageOf, Title, useLoad } from '../../ui'
 import { PlanEditor } from './plan-editor'
+import { PlanHistories } from './plan-history'
 
 type Plan = components['schemas']['StudentPlanDetail']
 
@@ -29,6 +30,7 @@ export default function Plans() {
   const loaded = useLoad(() => loadPlans(id), [id, version])
   const [saved, setSaved] = useState<Record<string, Plan>>({})
   const [editing, setEditing] = useState<string | null>(null)
+  const [histories, setHistories] = useState<readonly string[]>([])
   const [newName, setNewName] = useState('')
   const [newDegree, setNewDegree] = useState('')
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null)
@@ -101,6 +103,7 @@ export default function Plans() {
       )}
       {outcome && (outcome.ok ? <p role="status">{outcome.text}</p> : <Alert>{outcome.text}</Alert>)}
       {current && <PlanEditor key={current._id} plan={current} courses={courses} degrees={degrees} onSaved={(plan) => setSaved({ ...saved, [plan._id]: plan })} />}
+      {plans.length > 0 && <PlanHistories plans={plans} open={histories} onToggle={(plan) => setHistories(histories.includes(plan) ? histories.filter((p) => p !== plan) : [...histories, plan])} />}
       <form onSubmit={create} aria-labelledby="new-plan">
         <h2 id="new-plan">New plan</h2>
         <label htmlFor="new-plan-name">Name of the new plan</label>
