@@ -40,10 +40,8 @@ export async function sweepHistory(store: Store, schema: CompiledSchema, history
   const deletions = await history.revisions.find({ trashed: true, at: { $lt: new Date(now.getTime() - orphanAfterMs).toISOString() } })
   for (const deletion of deletions) {
     const still = await store.collection(deletion.collection).findById(deletion.record)
-    if (still && (still._version as number) < deletion.version) {
-      await history.revisions.deleteOne({ _id: deletion._id })
-      orphans++
-    }
+    // Only while it is still the deletion: an update making that version may have written its revision over it meanwhile.
+    if (still && (still._version as number) < deletion.version && await history.revisions.deleteOne({ _id: deletion._id, op: 'delete' })) orphans++
   }
   return { settled, orphans }
 }

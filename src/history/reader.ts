@@ -30,12 +30,27 @@ interface Step {
 export function* walkBack(current: Readonly<State> | null, revisions: Iterable<Revision>): Generator<Step, State | null> {
   let state: State | null = current ? { ...current } : null
   for (const revision of revisions) {
+    if (state && beyond(revision, state)) continue
     const after = revision.op === 'delete' ? null : state
     const before = revision.op === 'create' ? null : undo(after ?? {}, revision.patch)
     yield { revision, after, before }
     state = before
   }
   return state
+}
+
+/**
+ * Whether the revision is of a version the record never reached: a deletion's revision, written before
+ * its delete (history/writes.ts), whose delete a crash cut short or another writer's update beat. It is
+ * no part of the record's past, and is taken back (or written over) soon after.
+ */
+function beyond(revision: Revision, state: Readonly<State>): boolean {
+  return typeof state._version === 'number' && revision.version > state._version
+}
+
+/** The revisions of the record up to the version it is at (all of them once it is deleted). */
+function pastOf(id: string, current: Readonly<State> | null): Filter {
+  return current && typeof current._version === 'number' ? { record: id, version: { $lte: current._version } } : { record: id }
 }
 
 /** Leaves out of a state of a record what the caller may not see (student references, DESIGN 6.1). */
@@ -65,7 +80,7 @@ export class HistoryReader {
   async *steps(id: string, current: Readonly<State> | null): AsyncGenerator<Step> {
     let state: State | null = current ? { ...current } : null
     for (let skip = 0; ; skip += pageSize) {
-      const page = await this.revisions.find({ record: id }, { sort: [['version', -1]], skip, limit: pageSize })
+      const page = await this.revisions.find(pastOf(id, current), { sort: [['version', -1]], skip, limit: pageSize })
       const walk = walkBack(state, page)
       for (let step = walk.next(); ; step = walk.next()) {
         if (step.done) {
@@ -89,8 +104,9 @@ export class HistoryReader {
     return byRecord
   }
 
-  async count(id: string): Promise<number> {
-    return this.revisions.count({ record: id })
+  /** How many revisions the record's history has, up to `current` (the record as it is now) where given. */
+  async count(id: string, current: Readonly<State> | null = null): Promise<number> {
+    return this.revisions.count(pastOf(id, current))
   }
 
   /**
@@ -98,9 +114,9 @@ export class HistoryReader {
    * redacted states, so a value the caller may not see appears in no change.
    */
   async page(id: string, current: Readonly<State> | null, page: { limit: number; offset: number }, redact?: Redact): Promise<{ items: HistoryEntry[]; total: number }> {
-    const total = await this.count(id)
+    const total = await this.count(id, current)
     if (!redact) {
-      const revisions = await this.revisions.find({ record: id }, { sort: [['version', -1]], skip: page.offset, limit: page.limit })
+      const revisions = await this.revisions.find(pastOf(id, current), { sort: [['version', -1]], skip: page.offset, limit: page.limit })
       return { items: revisions.map((revision) => entry(revision, changesOf(revision.patch, hidden))), total }
     }
     const items: HistoryEntry[] = []

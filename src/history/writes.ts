@@ -19,7 +19,8 @@ interface Versioned extends Doc {
  * crash in between leaves the field set, and the revision is written by the next writer of the record
  * (before its own write can replace the field) or by the sweep. A delete writes its revision first and
  * takes it back if the record was changed meanwhile; one left behind by a crash, older than a minute,
- * is taken back by the sweep.
+ * is taken back by the sweep. Until then it holds the id of the record's next version: the update that
+ * makes that version writes its own revision over it, as the delete it stood for can no longer land.
  */
 export class HistoryWrites {
   readonly revisions: Collection<Revision>
@@ -86,7 +87,8 @@ export class HistoryWrites {
       throw error
     }
     if (await collection.deleteOne(filter)) return true
-    await this.revisions.deleteOne({ _id: revision._id })
+    // Taken back while it is still the deletion: the update that changed the record may have written its revision over it.
+    await this.revisions.deleteOne({ _id: revision._id, op: 'delete' })
     return false
   }
 
@@ -106,7 +108,10 @@ export class HistoryWrites {
     }
   }
 
-  /** Writes the revisions; those already written (a replay) are left as they are. */
+  /**
+   * Writes the revisions of writes that landed; those already written (a replay) are left as they are,
+   * and a deletion's revision found under an update's id is replaced (`overDeletion`).
+   */
   private async writeOnce(revisions: readonly Revision[]): Promise<void> {
     try {
       await this.revisions.insertMany(revisions)
@@ -117,8 +122,27 @@ export class HistoryWrites {
           await this.revisions.insertOne(revision)
         } catch (inner) {
           if (!(inner instanceof DuplicateKeyError)) throw inner
+          await this.overDeletion(revision)
         }
       }
     }
+  }
+
+  /**
+   * The update that made a version landed, so a deletion's revision under the same id is of a delete that
+   * never will: one a crash cut short before its record went, or one that lost to this update and has
+   * yet to take its revision back. The update's revision takes its place (the delete then finds no
+   * deletion to take back). A create's revision is left alone: a deletion under its id did happen.
+   */
+  private async overDeletion(revision: Revision): Promise<void> {
+    if (revision.op === 'create' || revision.op === 'delete') return
+    const { _id, ...fields } = revision
+    const found = await this.revisions.findById(_id)
+    if (found?.op !== 'delete') return
+    const stale = Object.keys(found).filter((field) => field !== '_id' && !(field in fields))
+    await this.revisions.updateOne({ _id, op: 'delete' }, {
+      $set: fields,
+      ...(stale.length ? { $unset: Object.fromEntries(stale.map((field) => [field, true as const])) } : {}),
+    })
   }
 }
