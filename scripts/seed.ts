@@ -9,7 +9,7 @@
  */
 import { loadConfig } from '../src/config.js'
 import { actingAs } from '../src/actor.js'
-import { revisionIndexes, revisionsCollection } from '../src/history/revision.js'
+import { revisionsCollection } from '../src/history/revision.js'
 import { RecordService } from '../src/records/service.js'
 import { compileSchema, type CompiledSchema } from '../src/schema/index.js'
 import { openStore } from '../src/store/open.js'
@@ -59,7 +59,6 @@ async function main(): Promise<void> {
   const store = await openStore(config, schema.collections.map((c) => c.name))
   try {
     for (const collection of schema.collections) await store.ensureIndexes(collection.name, collection.indexes)
-    await store.ensureIndexes(revisionsCollection, revisionIndexes)
     // Every seeded record's first revision names the seed as its author.
     console.log(await actingAs({ id: 'seed', name: 'Sample data', via: 'seed' }, () => seed(options, store, schema)))
   } finally {

@@ -1,5 +1,8 @@
 import { DuplicateKeyError, type Collection, type Doc, type Store, type Update } from '../store/port.js'
-import { revisionsCollection, type Revision } from './revision.js'
+import { revisionIndexes, revisionsCollection, type Revision } from './revision.js'
+
+/** Ids per lookup of revisions by record. */
+const lookupBatch = 500
 
 /** The field a record carries its newest revision in until that revision is written on its own (the outbox). */
 export const pendingField = '_revision'
@@ -24,9 +27,38 @@ interface Versioned extends Doc {
  */
 export class HistoryWrites {
   readonly revisions: Collection<Revision>
+  private indexed?: Promise<void>
 
   constructor(private readonly store: Store) {
     this.revisions = store.collection<Revision>(revisionsCollection)
+  }
+
+  /**
+   * The revisions' indexes, made once by whoever writes first: every writer (the service, the seed, a
+   * script) looks revisions up by record, which without its index reads them all.
+   */
+  private ready(): Promise<void> {
+    return (this.indexed ??= this.store.ensureIndexes(revisionsCollection, revisionIndexes))
+  }
+
+  /**
+   * The version each new record of these ids starts at, where it is not 1: after the last one of a record
+   * once deleted under the same id, so that each (record, version) names one state for good.
+   */
+  async firstVersions(ids: readonly string[]): Promise<Map<string, number>> {
+    await this.ready()
+    const versions = new Map<string, number>()
+    if (ids.length === 1) {
+      const [last] = await this.revisions.find({ record: ids[0]! }, { sort: [['version', -1]], limit: 1 })
+      if (last) versions.set(last.record, last.version + 1)
+      return versions
+    }
+    for (let i = 0; i < ids.length; i += lookupBatch) {
+      for (const { record, version } of await this.revisions.find({ record: { $in: ids.slice(i, i + lookupBatch) } })) {
+        versions.set(record, Math.max(versions.get(record) ?? 1, version + 1))
+      }
+    }
+    return versions
   }
 
   /** Whether the store writes a record and its revision in one transaction, needing no outbox. */
@@ -35,6 +67,7 @@ export class HistoryWrites {
   }
 
   async insert(collection: Collection<Doc>, doc: Doc, revision: Revision): Promise<void> {
+    await this.ready()
     if (this.store.atomically) {
       await this.store.atomically([{ collection: collection.name, insert: doc }, { collection: revisionsCollection, insert: revision }])
       return
@@ -48,6 +81,7 @@ export class HistoryWrites {
    * unique value fails the call, as `insertMany` does, having written all or (on MongoDB) some of them.
    */
   async insertMany(collection: Collection<Doc>, docs: readonly Doc[], revisions: readonly Revision[]): Promise<void> {
+    await this.ready()
     if (this.store.atomically) {
       await this.store.atomically([
         ...docs.map((doc) => ({ collection: collection.name, insert: doc })),
@@ -61,6 +95,7 @@ export class HistoryWrites {
 
   /** A compare-and-set on the record's version; false when it was changed (or deleted) meanwhile. */
   async update(collection: Collection<Doc>, current: Versioned, update: Update, revision: Revision): Promise<boolean> {
+    await this.ready()
     const filter = { _id: current._id, _version: current._version }
     if (this.store.atomically) {
       return this.store.atomically([{ collection: collection.name, update: filter, with: update }, { collection: revisionsCollection, insert: revision }])
@@ -74,6 +109,7 @@ export class HistoryWrites {
 
   /** Deletes the record if it is still at its version; false when it was changed meanwhile. */
   async remove(collection: Collection<Doc>, current: Versioned, revision: Revision): Promise<boolean> {
+    await this.ready()
     const filter = { _id: current._id, _version: current._version }
     if (this.store.atomically) {
       return this.store.atomically([{ collection: collection.name, delete: filter }, { collection: revisionsCollection, insert: revision }])

@@ -129,17 +129,6 @@ export class RecordService {
   }
 
   /**
-   * The version a new record of this id starts at: 1, or after the last one of a record deleted under
-   * the same id, so that each (record, version) names one state for good.
-   */
-  private async firstVersions(ids: readonly string[]): Promise<Map<string, number>> {
-    const versions = new Map<string, number>()
-    const earlier = await this.history.revisions.find(ids.length === 1 ? { record: ids[0]! } : { record: { $in: [...ids] } }, ids.length === 1 ? { sort: [['version', -1]], limit: 1 } : {})
-    for (const { record, version } of earlier) versions.set(record, Math.max(versions.get(record) ?? 1, version + 1))
-    return versions
-  }
-
-  /**
    * A record brought back under its id (a past version restored) is out of the trash. One made anew under
    * a deleted record's id leaves the deleted one there, where a restore is refused as the id is taken.
    */
@@ -222,7 +211,7 @@ export class RecordService {
     const stamp = this.now().toISOString()
     const doc = this.document(cls, id, fields, stamp)
     const history = this.keepsHistory(cls)
-    if (history) doc._version = (await this.firstVersions([id])).get(id) ?? 1
+    if (history) doc._version = (await this.history.firstVersions([id])).get(id) ?? 1
     try {
       if (history) await this.history.insert(this.collectionOf(cls), doc, this.revision(cls, id, doc._version, 'create', null, doc, stamp, options))
       else await this.collectionOf(cls).insertOne(doc)
@@ -270,7 +259,7 @@ export class RecordService {
       }
     }
     if (this.keepsHistory(cls) && accepted.length) {
-      const versions = await this.firstVersions(accepted.map((a) => a.doc._id))
+      const versions = await this.history.firstVersions(accepted.map((a) => a.doc._id))
       for (const { doc } of accepted) doc._version = versions.get(doc._id) ?? 1
     }
     const written = await this.insertAll(cls, accepted.map((a) => a.doc), stamp)

@@ -10,7 +10,7 @@ import { instanceIdOf, instancesCollection } from '../../src/workflows/persisten
 import { domainSpec, workflowDomains } from '../../src/workflows/registry.js'
 import type { StoredInstance } from '../../src/workflows/types.js'
 import { generateSampleDepartment } from '../../scripts/sample/index.js'
-import { seedDepartment } from '../../scripts/sample/seed-store.js'
+import { seedDepartmentInBulk } from '../../scripts/sample/seed-bulk.js'
 import { sampleWorkflows } from '../../scripts/sample/workflow-cases.js'
 import { seedSampleWorkflows } from '../../scripts/sample/workflow-seed.js'
 import { tempDir } from '../helpers/temp-dir.js'
@@ -23,12 +23,12 @@ const department = generateSampleDepartment(1)
 
 let store: Store | undefined
 const dataDir = await tempDir(t, async () => store?.close())
-const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir })
+const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, SQLITE_SYNCHRONOUS: 'normal' })
 const schema = await compileSchema(config.schemaDir)
 store = await openStore(config, schema.collections.map((c) => c.name))
 for (const collection of schema.collections) await store.ensureIndexes(collection.name, collection.indexes)
 const records = new RecordService(store, schema)
-await seedDepartment(records, department)
+await seedDepartmentInBulk(records, department)
 const counts = await seedSampleWorkflows({ store, records, schema }, department.catalog, now)
 const instances = await store.collection<StoredInstance & { [field: string]: unknown }>(instancesCollection).find({})
 

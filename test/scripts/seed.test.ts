@@ -12,7 +12,8 @@ import { tempDir } from '../helpers/temp-dir.js'
 async function openSeedStore(t: Test) {
   let store: Store | undefined
   const dataDir = await tempDir(t, async () => store?.close())
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir })
+  // Thousands of one-record commits: what is under test is what they write, not that each reaches the disk.
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, SQLITE_SYNCHRONOUS: 'normal' })
   const schema = await compileSchema(config.schemaDir)
   store = await openStore(config, schema.collections.map((c) => c.name))
   for (const collection of schema.collections) await store.ensureIndexes(collection.name, collection.indexes)
