@@ -488,7 +488,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a version of a Course
-         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_courses permission; open to API keys granted it.
+         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_courses permission.
          */
         post: operations["restoreCourse"];
         delete?: never;
@@ -600,7 +600,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a version of a Degree
-         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_courses permission; open to API keys granted it.
+         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_courses permission.
          */
         post: operations["restoreDegree"];
         delete?: never;
@@ -784,7 +784,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a version of a Lab
-         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_labs permission; open to API keys granted it.
+         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_labs permission.
          */
         post: operations["restoreLab"];
         delete?: never;
@@ -988,7 +988,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a version of a Publication
-         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_publications permission; open to API keys granted it.
+         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_publications permission.
          */
         post: operations["restorePublication"];
         delete?: never;
@@ -1264,7 +1264,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a version of a ResearchCenter
-         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_labs permission; open to API keys granted it.
+         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_labs permission.
          */
         post: operations["restoreResearchCenter"];
         delete?: never;
@@ -1356,7 +1356,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a version of a Resource
-         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_resources permission; open to API keys granted it.
+         * @description Writes a new version equal to the one named, as an update: conditional on If-Match, with references and unique fields checked (409 naming a conflict). Needs the write_resources permission.
          */
         post: operations["restoreResource"];
         delete?: never;
