@@ -5,19 +5,24 @@
  * seeded with its own sample department. Both services run side by side beside the bare baseline: each
  * scenario of the single run (uncached catalog reads, degree progress, cached reads) is measured in
  * rounds of the baseline followed by both services in turn, so each pair of figures is taken seconds
- * apart. Then each checkout's degree audit engine, in alternating rounds, and each one's 10x search run
- * (unless BENCH_SEARCH=off). Results go to stdout and bench-results/compare.md and .json; the last line
- * names whatever is more than 10% slower than the ref.
+ * apart; so is the person write (person-writes.ts: PUT /api/people/:id, a real change each time, every
+ * response timed), on the uncached services after their reads, with the run's connections and then
+ * one at a time. Then each checkout's degree audit
+ * engine, in alternating rounds, and each one's 10x search run (unless BENCH_SEARCH=off). Results go to
+ * stdout and bench-results/compare.md and .json; the last line names whatever is more than 10% slower
+ * than the ref, and the write's p50 is judged against its own bound (comparison.ts).
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { cacheScenarios } from './cache.js'
-import { comparisonReport, type ComparedScenario, type Comparison, type Side } from './comparison.js'
+import { comparisonReport, type ComparedScenario, type ComparedWrite, type Comparison, type Side } from './comparison.js'
 import type { DegreeAuditBench } from './degree-audit.js'
 import { degreeProgressName, degreeProgressScenario } from './degree-progress.js'
 import { alternated, warmUp, type Target } from './load.js'
+import { facultyToWrite, personWriteName, personWrites } from './person-writes.js'
 import { freePort, memory, output, startServer, stop, type Started } from './processes.js'
+import { alternatedTimed } from './scale-load.js'
 import { catalogScenarios, type Scenario } from './scenarios.js'
 import { auth, machine, options, searchFigures, seed, startArgs, wanted, type Seeded } from './setup.js'
 import { worktree } from './worktree.js'
@@ -92,6 +97,20 @@ export async function compare(ref: string): Promise<void> {
     // Memory of each service holding the sample department, before the degree-progress scenario adds records.
     const [ourMemory, theirMemory] = await both(uncached, (s) => memory(s.child.pid!))
     if (wanted(degreeProgressName)) await measure(uncached, await both(uncached, async (s) => [await degreeProgressScenario(s.url, s.headers)]))
+    // Writes last on these services: they change the records the reads above read.
+    const writes: ComparedWrite[] = []
+    // With the run's connections (the services saturated), then one at a time (a write's own latency).
+    for (const connections of [...new Set([options.connections, 1])]) {
+      const name = connections === 1 ? `${personWriteName}, one at a time` : personWriteName
+      if (!wanted(name)) continue
+      const targets = await both(uncached, async (s) => ({
+        name, target: personWrites(s.url, s.headers, await facultyToWrite(s.url, s.headers, options.connections), connections, s.child.pid),
+      }))
+      const load = { ...options, connections }
+      for (const { target } of targets) await warmUp(target, load, 3)
+      const [current, refResult] = await alternatedTimed(bare, targets, load)
+      writes.push({ name, connections, current: current!, ref: refResult! })
+    }
     for (const s of uncached) await stop(s.child)
 
     const cached = await start({})
@@ -105,7 +124,7 @@ export async function compare(ref: string): Promise<void> {
     const current = side(uncached[0], ourMemory, ourAudit!, await searchFigures())
     const reference = side(uncached[1], theirMemory, theirAudit!, await searchFigures(theirs.root))
 
-    const comparison: Comparison = { machine: machine(), options, ref: `${ref} (${checkout.commit.slice(0, 12)})`, scenarios, current, reference }
+    const comparison: Comparison = { machine: machine(), options, ref: `${ref} (${checkout.commit.slice(0, 12)})`, scenarios, writes, current, reference }
     const text = comparisonReport(comparison)
     console.log(text)
     await mkdir('bench-results', { recursive: true })

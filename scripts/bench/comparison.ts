@@ -1,12 +1,22 @@
 import type { DegreeAuditBench } from './degree-audit.js'
 import type { LoadOptions, PairedResult } from './load.js'
 import { fmt, percent, type SearchFigures } from './report.js'
+import type { PairedTimed } from './scale-load.js'
 
 /** One scenario measured on both checkouts in the same rounds. */
 export interface ComparedScenario {
   readonly name: string
   readonly current: PairedResult
   readonly ref: PairedResult
+}
+
+/** A write measured on both checkouts in the same rounds, every response timed. */
+export interface ComparedWrite {
+  readonly name: string
+  /** Requests in flight, the bare baseline's included. */
+  readonly connections: number
+  readonly current: PairedTimed
+  readonly ref: PairedTimed
 }
 
 /** What is measured once per checkout. */
@@ -25,12 +35,17 @@ export interface Comparison {
   /** The ref as given, with the commit it named. */
   readonly ref: string
   readonly scenarios: readonly ComparedScenario[]
+  /** Absent in results written before writes were compared. */
+  readonly writes?: readonly ComparedWrite[]
   readonly current: Side
   readonly reference: Side
 }
 
 /** How much slower than the ref a figure may be before the comparison calls it slower. */
 export const tolerance = 0.1
+
+/** How much more a write may cost than the ref's (its p50): what keeping a revision of each write may add. */
+export const writeTolerance = 0.15
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
@@ -40,6 +55,11 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  */
 export function throughputRatio(s: ComparedScenario): number {
   return median(s.current.rounds.map((round, i) => round.rps / s.ref.rounds[i]!.rps))
+}
+
+/** A write's p50 over the ref's: the median over rounds of the two measured in the same round. */
+export function writeRatio(w: ComparedWrite): number {
+  return median(w.current.rounds.map((round, i) => round.p50 / w.ref.rounds[i]!.p50))
 }
 
 /** The figures more than `tolerance` slower than the ref's: throughput, and the p95 of what reports latency. */
@@ -58,6 +78,7 @@ export function slower(c: Comparison): string[] {
 }
 
 function throughput(c: Comparison): string[] {
+  if (!c.scenarios.length) return []
   // autocannon's percentiles are whole milliseconds: a fast read's p99 can be 0, and a ratio to it means nothing.
   const row = (s: ComparedScenario) => `| ${s.name} | ${fmt(s.current.rps)} | ${fmt(s.ref.rps)} | ${percent(s.current.ratio)} | ${percent(s.ref.ratio)} | ` +
     `**${percent(throughputRatio(s))}** | ${fmt(s.current.p99, 1)} | ${fmt(s.ref.p99, 1)} | ${s.ref.p99 > 0 ? percent(s.current.p99 / s.ref.p99) : ''} | ${s.current.errors}, ${s.ref.errors} |`
@@ -65,6 +86,30 @@ function throughput(c: Comparison): string[] {
     '| scenario | req/s | ref req/s | of bare | ref of bare | req/s of ref\'s | p99 ms | ref p99 ms | p99 of ref\'s | errors, ref errors |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...c.scenarios.map(row),
+  ]
+}
+
+function writes(c: Comparison): string[] {
+  if (!c.writes?.length) return []
+  const cpu = (x: PairedTimed) => (x.cpuUs === undefined ? '' : fmt(x.cpuUs))
+  const row = (w: ComparedWrite) => `| ${w.name} | ${w.connections} | ${w.current.latency.p50} | ${w.ref.latency.p50} | **${percent(writeRatio(w))}** | ${w.current.latency.p95} | ${w.ref.latency.p95} | ` +
+    `${fmt(w.current.rps)} | ${fmt(w.ref.rps)} | ${cpu(w.current)} | ${cpu(w.ref)} | ${w.current.errors}, ${w.ref.errors} |`
+  const verdicts = c.writes.map((w) => {
+    const rounds = w.current.rounds.map((round, i) => percent(round.p50 / w.ref.rounds[i]!.p50)).join(' ')
+    const cpu = w.current.rounds.flatMap((round, i) => (round.cpuUs && w.ref.rounds[i]!.cpuUs ? [round.cpuUs / w.ref.rounds[i]!.cpuUs!] : []))
+    const byCpu = cpu.length ? `; server CPU per write ${percent(median(cpu))} of the ref's (the median over rounds)` : ''
+    return `- ${w.name}: p50 ${percent(writeRatio(w))} of the ref's (rounds ${rounds})${byCpu}; ` +
+      `target ≤ ${percent(1 + writeTolerance)}: ${writeRatio(w) <= 1 + writeTolerance ? 'met' : 'missed'}.`
+  })
+  return [
+    '',
+    'Writes, each response timed, the bare baseline driven with as many connections (the median round by throughput shown; p50 of ref\'s is the median over rounds of the two measured in the same round):',
+    '',
+    '| write | connections | p50 ms | ref p50 ms | p50 of ref\'s | p95 ms | ref p95 ms | req/s | ref req/s | server CPU µs/req | ref CPU µs/req | errors, ref errors |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...c.writes.map(row),
+    '',
+    ...verdicts,
   ]
 }
 
@@ -104,6 +149,7 @@ export function comparisonReport(c: Comparison): string {
     'rounds of the two measured in the same round.',
     '',
     ...throughput(c),
+    ...writes(c),
     ...degreeAudit(c),
     ...search(c),
     '',

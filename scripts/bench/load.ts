@@ -35,6 +35,11 @@ export interface Target {
   readonly headers: Record<string, string>
   /** The server's pid, for its CPU time. */
   readonly pid: number | undefined
+  /**
+   * For a write (person-writes.ts): sets each connection's requests (method, path, a body per request)
+   * in place of a GET of `url`.
+   */
+  readonly setupClient?: (client: autocannon.Client) => void
 }
 
 /** CPU time a process has used, in microseconds, from /proc (clock ticks of 10 ms on Linux). */
@@ -49,10 +54,11 @@ async function cpuTimeUs(pid: number): Promise<number> {
  * server's pid, also reports the server's CPU time per request.
  */
 export async function load(name: string, target: Target, options: Omit<LoadOptions, 'rounds'>): Promise<LoadResult> {
-  const { url, headers, pid } = target
-  await autocannon({ url, headers, connections: options.connections, duration: 1 })
+  const { url, headers, pid, setupClient } = target
+  const clients = setupClient ? { setupClient } : {}
+  await autocannon({ url, headers, connections: options.connections, duration: 1, ...clients })
   const cpuBefore = pid === undefined ? 0 : await cpuTimeUs(pid)
-  const result = await autocannon({ url, headers, connections: options.connections, duration: options.durationSeconds })
+  const result = await autocannon({ url, headers, connections: options.connections, duration: options.durationSeconds, ...clients })
   const cpuAfter = pid === undefined ? 0 : await cpuTimeUs(pid)
   const latency = result.latency as unknown as Record<string, number>
   return {
@@ -67,7 +73,7 @@ export async function load(name: string, target: Target, options: Omit<LoadOptio
 
 /** Load that is not measured: a service's code paths are compiled and its caches filled before its first round. */
 export async function warmUp(target: Target, options: Pick<LoadOptions, 'connections'>, seconds: number): Promise<void> {
-  await autocannon({ url: target.url, headers: target.headers, connections: options.connections, duration: seconds })
+  await autocannon({ url: target.url, headers: target.headers, connections: options.connections, duration: seconds, ...(target.setupClient ? { setupClient: target.setupClient } : {}) })
 }
 
 /**

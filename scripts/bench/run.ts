@@ -20,7 +20,9 @@
  * FerretDB beside the embedded store instead; see mongo-run.ts. `npm run bench -- --scale N` (with
  * `--store mongodb` on FerretDB) measures the department at N times its size instead; see scale-run.ts.
  * `npm run bench -- --audit-trail [N]` measures the department with N audit records (default 1,000,000)
- * against it with none instead; see audit-trail.ts.
+ * against it with none instead; see audit-trail.ts. `npm run bench -- --history [--scale N]` measures
+ * record history (writes with their revisions, the memory they leave, history pages, a run's revert) at
+ * N times the department's size (default 10) instead; see history-run.ts.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -29,6 +31,7 @@ import { benchAuditTrail, defaultAuditTrail } from './audit-trail.js'
 import { cacheScenarios } from './cache.js'
 import { compare } from './compare-run.js'
 import { benchDegreeAudit } from './degree-audit.js'
+import { benchHistory } from './history-run.js'
 import { degreeProgressName, degreeProgressScenario } from './degree-progress.js'
 import { paired, warmUp, type Target } from './load.js'
 import { benchMongo } from './mongo-run.js'
@@ -129,8 +132,10 @@ const trailArg = trailAt >= 0 ? process.argv[trailAt + 1] : undefined
 const trail = trailAt < 0 ? null : trailArg === undefined || trailArg.startsWith('--') ? defaultAuditTrail : Number(trailArg.replace(/_/g, ''))
 if (trail !== null && !(Number.isInteger(trail) && trail >= 1 && trail <= 100_000_000)) throw new Error('--audit-trail takes a number of audit records from 1 to 100,000,000 (default 1,000,000)')
 if (trail !== null && (ref || scale !== null || store !== 'embedded')) throw new Error('--audit-trail runs alone, on the embedded store at scale 1')
+const history = process.argv.includes('--history')
+if (history && (ref || trail !== null || store !== 'embedded')) throw new Error('--history runs alone, on the embedded store (with --scale N, default 10)')
 
-const mode = ref ? compare(ref) : trail !== null ? benchAuditTrail(trail) : scale !== null ? benchScale(scale, store) : store === 'mongodb' ? benchMongo() : main()
+const mode = ref ? compare(ref) : trail !== null ? benchAuditTrail(trail) : history ? benchHistory(scale ?? 10) : scale !== null ? benchScale(scale, store) : store === 'mongodb' ? benchMongo() : main()
 mode.catch((error: unknown) => {
   console.error(error)
   process.exit(1)
