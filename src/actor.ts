@@ -7,6 +7,8 @@ export interface Actor {
   readonly name?: string
   /** The route (`PUT /api/people/:id`) or job (`campus-sync`) the write came through. */
   readonly via: string
+  /** A run (a sync, an import, a revert) that a revert can undo: its revisions carry its id as `run`. */
+  readonly run?: true
 }
 
 /** Writes made outside any request or job (a script that forgot to say who it is) are the system's. */

@@ -91,7 +91,7 @@ const ownedHere: Record<SyncKind, ReadonlySet<string>> = {
 export async function runCampusSync(deps: SyncDeps, request: CampusSyncRequest, context: Context): Promise<SyncResult> {
   const runId = randomUUID()
   // Every record the run writes is the run's (DESIGN 6.9), so that it can be reverted as a whole.
-  return actingAs({ id: `sync:${runId}`, name: 'Campus sync', via: `campus-sync/${request.kind}` }, () => runOnce(deps, request, context, runId))
+  return actingAs({ id: `sync:${runId}`, name: 'Campus sync', via: `campus-sync/${request.kind}`, run: true }, () => runOnce(deps, request, context, runId))
 }
 
 async function runOnce(deps: SyncDeps, request: CampusSyncRequest, context: Context, runId: string): Promise<SyncResult> {

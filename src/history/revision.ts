@@ -21,6 +21,8 @@ export interface Revision extends Doc {
   readonly actor_name?: string
   readonly via: string
   readonly op: RevisionOp
+  /** The actor again, where it is a run a revert can undo: the sparse index a revert finds the run's writes by. */
+  readonly run?: string
   readonly patch: readonly Operation[]
   /** The version a restore brought back. */
   readonly restored_from?: number
@@ -35,12 +37,12 @@ export function revisionId(record: string, version: number): string {
 export const revisionIndexes: readonly IndexSpec[] = [
   // A record's history, newest first; and its latest version.
   { fields: ['record', 'version'], descending: ['version'] },
-  // A run's writes, for its revert.
-  { fields: ['actor', 'at'] },
+  // A run's writes, for its revert; sparse, as most writers are no run.
+  { fields: ['run', 'at'], sparse: true },
   // Retention, oldest first.
   { fields: ['at'] },
-  // The trash, newest first.
-  { fields: ['trashed', 'at'], descending: ['at'] },
+  // The trash, newest first; sparse, as only a deletion is trashed.
+  { fields: ['trashed', 'at'], descending: ['at'], sparse: true },
 ]
 
 /** Fields a record carries that are no part of what it says (its identity, version, stamps): left out of the change lists. */

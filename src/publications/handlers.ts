@@ -18,6 +18,6 @@ export function citationRefreshHandler(deps: PublicationDeps) {
   return async (context: JobContext): Promise<Record<string, unknown>> => {
     const run = () => runCitationRefresh(deps, context)
     // A refresh is a run of its own, revertible like an import: its id is its job's.
-    return { run_id: context.id, ...(await actingAs({ id: `import:${context.id}`, name: 'Citation refresh', via: 'citation-refresh' }, run)) }
+    return { run_id: context.id, ...(await actingAs({ id: `import:${context.id}`, name: 'Citation refresh', via: 'citation-refresh', run: true }, run)) }
   }
 }

@@ -61,7 +61,7 @@ async function departmentAuthors(deps: PublicationDeps): Promise<ApiRecord[]> {
 export async function runPublicationImport(deps: PublicationDeps, request: { personId?: string }, context: Context): Promise<ImportResult> {
   const runId = randomUUID()
   // Every record the run writes is the run's (DESIGN 6.9), so that it can be reverted as a whole.
-  return actingAs({ id: `import:${runId}`, name: 'Publication import', via: 'publication-import' }, () => importOnce(deps, request, context, runId))
+  return actingAs({ id: `import:${runId}`, name: 'Publication import', via: 'publication-import', run: true }, () => importOnce(deps, request, context, runId))
 }
 
 async function importOnce(deps: PublicationDeps, request: { personId?: string }, context: Context, runId: string): Promise<ImportResult> {

@@ -5,7 +5,7 @@ import { keyFields, makeKey } from '../schema/keys.js'
 import { idKeyPattern } from '../schema/typebox.js'
 import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type Frozen, type Store } from '../store/port.js'
 import { currentActor } from '../actor.js'
-import { diff } from '../history/patch.js'
+import { diff, type Operation } from '../history/patch.js'
 import { revisionId, type Revision, type RevisionOp } from '../history/revision.js'
 import { HistoryWrites } from '../history/writes.js'
 import { derivedFields, internalFields, lookupFields } from './derived.js'
@@ -76,11 +76,14 @@ function strip<T extends Doc>(doc: T): T {
   return record as T
 }
 
-/** Whether two states of a record differ in anything but their bookkeeping (version and stamps). */
-function differs(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): boolean {
-  const { _version: _v1, _updated_at: _u1, ...was } = strip(before as Doc)
-  const { _version: _v2, _updated_at: _u2, ...is } = strip(after as Doc)
-  return diff(was, is).length > 0
+/** The patch from one state of a record to another, internal fields left out. */
+function patchOf(before: Doc | null, after: Doc | null): Operation[] {
+  return diff(before ? strip(before) : {}, after ? strip(after) : {})
+}
+
+/** Whether a patch changes anything but the record's bookkeeping (version and stamp), which every write moves. */
+function changesContent(patch: readonly Operation[]): boolean {
+  return patch.some((op) => op.path !== '/_version' && op.path !== '/_updated_at')
 }
 
 /** How a change reads in history: a record switched off by `active: false` was deactivated. */
@@ -116,13 +119,13 @@ export class RecordService {
     return cls.metadata.history !== false
   }
 
-  /** The revision of a write from `before` to `after` (null: the record did not exist, or no longer does). */
-  private revision(cls: ClassDef, id: string, version: number, op: RevisionOp, before: Doc | null, after: Doc | null, stamp: string, note: WriteNote = {}): Revision {
+  /** The revision of a write making `version` by `patch` (patchOf: from the record before to after). */
+  private revision(cls: ClassDef, id: string, version: number, op: RevisionOp, patch: Operation[], stamp: string, note: WriteNote = {}): Revision {
     const actor = currentActor()
     return {
       _id: revisionId(id, version), record: id, collection: cls.metadata.collection!, type: cls.name, version, at: stamp,
-      actor: actor.id, ...(actor.name ? { actor_name: actor.name } : {}), via: actor.via, op,
-      patch: diff(before ? strip(before) : {}, after ? strip(after) : {}),
+      actor: actor.id, ...(actor.name ? { actor_name: actor.name } : {}), via: actor.via, ...(actor.run ? { run: actor.id } : {}), op,
+      patch,
       ...(note.restoredFrom === undefined ? {} : { restored_from: note.restoredFrom }),
       ...(op === 'delete' ? { trashed: true as const } : {}),
     }
@@ -213,7 +216,7 @@ export class RecordService {
     const history = this.keepsHistory(cls)
     if (history) doc._version = (await this.history.firstVersions([id])).get(id) ?? 1
     try {
-      if (history) await this.history.insert(this.collectionOf(cls), doc, this.revision(cls, id, doc._version, 'create', null, doc, stamp, options))
+      if (history) await this.history.insert(this.collectionOf(cls), doc, this.revision(cls, id, doc._version, 'create', patchOf(null, doc), stamp, options))
       else await this.collectionOf(cls).insertOne(doc)
     } catch (error) {
       throw error instanceof DuplicateKeyError ? this.duplicate(cls, id, error) : error
@@ -283,7 +286,7 @@ export class RecordService {
   private async insertAll(cls: ClassDef, docs: readonly ApiRecord[], stamp: string): Promise<(AppError | undefined)[]> {
     const collection = this.collectionOf(cls)
     const history = this.keepsHistory(cls)
-    const revisionOf = (doc: ApiRecord) => this.revision(cls, doc._id, doc._version, 'create', null, doc, stamp)
+    const revisionOf = (doc: ApiRecord) => this.revision(cls, doc._id, doc._version, 'create', patchOf(null, doc), stamp)
     const insertOne = (doc: ApiRecord) => history ? this.history.insert(collection, doc, revisionOf(doc)) : collection.insertOne(doc)
     try {
       if (history) await this.history.insertMany(collection, docs, docs.map(revisionOf))
@@ -372,20 +375,21 @@ export class RecordService {
       }
       const merged: Record<string, unknown> = { ...current, ...$set }
       for (const field of Object.keys($unset)) delete merged[field]
-      // A write that changes nothing writes nothing: no new version, no revision.
-      if (!differs(current, merged)) return strip(current) as RecordOf<N>
-      await this.runChecks(cls, merged, id, 'update')
       const stamp = this.now().toISOString()
       const derived = derivedFields(cls, merged)
+      const next = { ...merged, ...derived, _updated_at: stamp, _version: current._version + 1 } as RecordOf<N>
+      const patch = patchOf(current, next)
+      // A write that changes nothing writes nothing: no new version, no revision.
+      if (!changesContent(patch)) return strip(current) as RecordOf<N>
+      await this.runChecks(cls, merged, id, 'update')
       const update = {
         $set: { ...$set, ...derived, _updated_at: stamp },
         $inc: { _version: 1 },
         ...(Object.keys($unset).length ? { $unset } : {}),
       }
-      const next = { ...merged, ...derived, _updated_at: stamp, _version: current._version + 1 } as RecordOf<N>
       try {
         const written = this.keepsHistory(cls)
-          ? await this.history.update(collection, current, update, this.revision(cls, id, next._version, opOf(current, next), current, next, stamp, options))
+          ? await this.history.update(collection, current, update, this.revision(cls, id, next._version, opOf(current, next), patch, stamp, options))
           : (await collection.updateOne({ _id: id, _version: current._version }, update)) !== null
         if (written) {
           this.changed(cls, id, 'update')
@@ -411,7 +415,7 @@ export class RecordService {
       if (!current) throw new RecordNotFound(`${id} not found`)
       await assertUnreferenced(this.store, this.schema, cls, id)
       const removed = this.keepsHistory(cls)
-        ? await this.history.remove(collection, current, this.revision(cls, id, current._version + 1, 'delete', current, null, this.now().toISOString()))
+        ? await this.history.remove(collection, current, this.revision(cls, id, current._version + 1, 'delete', patchOf(current, null), this.now().toISOString()))
         : (await collection.deleteOne({ _id: id })) > 0
       if (removed) {
         this.changed(cls, id, 'delete')

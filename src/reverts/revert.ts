@@ -49,7 +49,7 @@ export interface RevertRun {
 /** The run's revisions by record, in the order the run first wrote each. */
 async function writesByRecord(deps: RevertDeps, actor: string): Promise<Map<string, Revision[]>> {
   const byRecord = new Map<string, Revision[]>()
-  for (const revision of await deps.history.revisions.find({ actor }, { sort: [['at', 1], ['version', 1]] })) {
+  for (const revision of await deps.history.revisions.find({ run: actor }, { sort: [['at', 1], ['version', 1]] })) {
     byRecord.set(revision.record, [...(byRecord.get(revision.record) ?? []), revision])
   }
   return byRecord
@@ -129,7 +129,7 @@ async function revertRecord(deps: RevertDeps, run: RevertRun, record: RecordToRe
   outcome.changes.push({ id, op })
   if (run.dryRun) return
   try {
-    await actingAs({ id: run.as, name: 'Revert', via: `revert/${run.actor}` }, async () => {
+    await actingAs({ id: run.as, name: 'Revert', via: `revert/${run.actor}`, run: true }, async () => {
       if (op === 'delete') await deps.records.remove(id)
       else if (op === 'recreate') await deps.records.create(String(target!.type), restoreFields(target!), { key: id.slice(String(target!.type).length + 1), restoredFrom: first.version - 1 })
       else await deps.records.update(id, restoreUpdate(current!, target!), { expectVersion: current!._version, correctKey: true })

@@ -72,7 +72,11 @@ export interface IndexSpec {
   readonly descending?: readonly string[]
   /** On the embedded store a document without the field never collides, as if `sparse` were set. */
   readonly unique?: boolean
-  /** Unique only among documents that have the field. */
+  /**
+   * Only documents that have the (leading) field are indexed: unique only among them, and writes of the
+   * others skip the index. MongoDB indexes a compound sparse index's documents that have any of its
+   * fields, so there it may hold more; a query that names the leading field finds the same either way.
+   */
   readonly sparse?: boolean
 }
 

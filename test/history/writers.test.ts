@@ -129,18 +129,18 @@ t.test('every write route and job kind leaves a revision naming its actor', asyn
     const job = await finished(admin, await accepted(t, admin, `/api/campus-sync/${kind}`))
     const runId = (job.result as { run_id: string }).run_id
     const written = await revisions.find({ actor: `sync:${runId}` })
-    t.ok(written.length > 0 && written.every((r) => r.via === `campus-sync/${kind}`), `a ${kind} sync's writes are its run's (${written.length})`)
+    t.ok(written.length > 0 && written.every((r) => r.via === `campus-sync/${kind}` && r.run === `sync:${runId}`), `a ${kind} sync's writes are its run's (${written.length})`)
   }
   const faculty = await actingAs(direct, () => app.records.create('Faculty', { first_name: 'Ada', last_name: 'Author', email: 'ada.author@dept.edu', bibliography_source_id: 'A1' }))
   exercised.add('POST /api/publications/import/{personId}')
   const imported = await finished(admin, await accepted(t, admin, `/api/publications/import/${faculty._id}`))
   const importRun = (imported.result as { run_id: string }).run_id
-  t.equal(await revisions.count({ actor: `import:${importRun}`, via: 'publication-import', op: 'create' }), 2, 'an import\'s publications are its run\'s')
+  t.equal(await revisions.count({ actor: `import:${importRun}`, run: `import:${importRun}`, via: 'publication-import', op: 'create' }), 2, 'an import\'s publications are its run\'s')
   exercised.add('POST /api/publications/import-runs/{id}/revert')
   const undone = await finished(admin, await accepted(t, admin, `/api/publications/import-runs/${importRun}/revert`))
   t.match(undone.result, { reverted: 2 }, 'the import is reverted')
   const revertRun = (undone.result as { run_id: string }).run_id
-  t.equal(await revisions.count({ actor: `sync:${revertRun.slice('SyncRun/'.length)}`, via: `revert/import:${importRun}` }), 2, 'a revert\'s writes are its own run\'s')
+  t.equal(await revisions.count({ run: `sync:${revertRun.slice('SyncRun/'.length)}`, via: `revert/import:${importRun}` }), 2, 'a revert\'s writes are its own run\'s')
   exercised.add('POST /api/campus-sync/runs/{id}/revert')
   const again = await finished(admin, await accepted(t, admin, `/api/campus-sync/runs/${encodeURIComponent(revertRun)}/revert`))
   t.match(again.result, { reverted: 2 }, 'and the revert of a revert')

@@ -66,6 +66,21 @@ if (process.env.MONGODB_URL) {
     }
     t.ok(queries > 20, `${queries} queries checked`)
 
+    // Revisions: a record's history, the trash (a sparse index: deletions only), a run's writes for its
+    // revert (sparse: runs only), retention by age.
+    const revisions = [
+      [{ record: 'Course/CS-101' }, { sort: [['version', -1]], limit: 50 }],
+      [{ trashed: true }, { sort: [['at', -1]], limit: 50 }],
+      [{ trashed: true, type: { $in: ['Lab'] } }, { sort: [['at', -1]], limit: 50 }],
+      [{ run: 'sync:x' }, { sort: [['at', 1], ['version', 1]] }],
+      [{ at: { $lt: '2020-01-01T00:00:00.000Z' } }, { sort: [['at', 1]], limit: 500 }],
+    ] as const
+    for (const [filter, options] of revisions) {
+      const plan = await plansOf('revisions', filter as Filter, options as FindOptions)
+      t.ok(plan.some((line) => line.startsWith('SEARCH revisions USING INDEX')) && !scans(plan, 'revisions').length, `revisions ${JSON.stringify(filter)} are searched through an index`)
+      t.same(sorts(plan), [], `revisions ${JSON.stringify(filter)} are sorted by an index`)
+    }
+
     // The plan a SCAN looks like, so that the checks above are known to see one when it happens.
     const unindexed = await plansOf('people', { nickname_nobody_indexed: 'x' } as Filter, { limit: 1 })
     t.ok(scans(unindexed, 'people').length, 'a filter on a field no index serves scans the table, and the check sees it')

@@ -85,7 +85,11 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     const columns = index.fields.map((field) => `${fieldExpression(field)}${index.descending?.includes(field) ? ' DESC' : ''}`)
     const lead = index.fields[0]!
     db.transaction(() => {
-      db.exec(`CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${quoteName(name)} ON ${this.table} (${columns.join(', ')})`)
+      // A sparse index leaves out the documents without its leading field, as MongoDB's does: every write
+      // of one of those skips it (the trash and a run's writes among the revisions). SQLite uses such a
+      // partial index for any comparison on that field, which implies the field is there.
+      const partial = index.sparse ? ` WHERE ${fieldExpression(lead)} IS NOT NULL` : ''
+      db.exec(`CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${quoteName(name)} ON ${this.table} (${columns.join(', ')})${partial}`)
       db.prepare('INSERT INTO adks_indexes (collection, name, spec) VALUES (?, ?, ?)').run(this.name, name, JSON.stringify(index))
       const wasLed = this.led.has(lead)
       this.remember(index)
