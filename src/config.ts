@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 
@@ -70,6 +70,10 @@ export const EnvSchema = Type.Object({
   NOTIFICATION_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30, description: 'days delivery records are kept' }),
   KEY_USAGE_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 90, description: 'days the worker keeps API key usage entries' }),
   HISTORY_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 36500, default: 3650, description: "days records' revisions are kept (each record's latest always is)" }),
+  BACKUP_KEY: Type.Optional(Type.String({ minLength: 1, description: '32 random bytes, as 64 hex digits or base64: the key backups are encrypted with (SECRETS_KEY when unset)' })),
+  BACKUP_DIR: Type.Optional(Type.String({ minLength: 1, description: 'where scheduled and requested backups are written (DATA_DIR/backups by default)' })),
+  BACKUP_KEEP: Type.Integer({ minimum: 1, maximum: 1000, default: 14, description: 'backups kept in BACKUP_DIR; the oldest beyond this are removed after each new one' }),
+  BACKUP_EVERY: Type.String({ ...Duration, default: '24h', description: 'how often the scheduled backup runs; 0 turns it off' }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
 })
 
@@ -150,6 +154,14 @@ export interface Config {
   readonly searchRefreshMs?: number
   readonly keyUsageRetentionDays: number
   readonly historyRetentionDays: number
+  readonly backups: {
+    /** BACKUP_KEY, else SECRETS_KEY: what backups are encrypted with; absent, only a development key or --no-encrypt remain. */
+    readonly key?: { readonly bytes: Buffer; readonly source: 'BACKUP_KEY' | 'SECRETS_KEY' }
+    readonly dir: string
+    readonly keep: number
+    /** Milliseconds between scheduled backups; 0: none are scheduled. */
+    readonly everyMs: number
+  }
   readonly notifications: NotificationSettings
   /** Where publications are imported from (src/publications/openalex). */
   readonly openalex: { readonly baseUrl?: string; readonly apiKey?: string; readonly mailto?: string }
@@ -268,6 +280,9 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>> 
   }
   const secretsKey = e.SECRETS_KEY === undefined ? undefined : secretsKeyBytes(e.SECRETS_KEY.trim())
   if (e.SECRETS_KEY !== undefined && !secretsKey) throw new ConfigError('SECRETS_KEY', 'must be 32 bytes written as 64 hex digits or in base64 (e.g. `openssl rand -base64 32`)')
+  const backupKey = e.BACKUP_KEY === undefined ? undefined : secretsKeyBytes(e.BACKUP_KEY.trim())
+  if (e.BACKUP_KEY !== undefined && !backupKey) throw new ConfigError('BACKUP_KEY', 'must be 32 bytes written as 64 hex digits or in base64 (e.g. `openssl rand -base64 32`)')
+  const dataDir = resolve(e.DATA_DIR)
   if (Boolean(e.JWT_PRIVATE_KEY_PATH) !== Boolean(e.JWT_PUBLIC_KEY_PATH)) {
     throw new ConfigError(e.JWT_PRIVATE_KEY_PATH ? 'JWT_PUBLIC_KEY_PATH' : 'JWT_PRIVATE_KEY_PATH', 'must be set together with its pair')
   }
@@ -279,7 +294,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>> 
     host: e.HOST,
     publicUrl,
     frontendUrl: (e.FRONTEND_URL ?? publicUrl).replace(/\/+$/, ''),
-    dataDir: resolve(e.DATA_DIR),
+    dataDir,
     embedded: { cacheBytes: e.STORE_CACHE_MB * 1024 * 1024, synchronous: e.SQLITE_SYNCHRONOUS },
     schemaDir: e.SCHEMA_DIR ? resolve(e.SCHEMA_DIR) : resolve(projectRoot, 'schema'),
     webDir: e.WEB_DIR ? resolve(e.WEB_DIR) : resolve(projectRoot, 'dist/web'),
@@ -314,6 +329,12 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>> 
     ...(e.SEARCH_REFRESH_INTERVAL ? { searchRefreshMs: seconds(e.SEARCH_REFRESH_INTERVAL) * 1000 } : {}),
     keyUsageRetentionDays: e.KEY_USAGE_RETENTION_DAYS,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
+    backups: {
+      ...(backupKey ? { key: { bytes: backupKey, source: 'BACKUP_KEY' as const } } : secretsKey ? { key: { bytes: secretsKey, source: 'SECRETS_KEY' as const } } : {}),
+      dir: e.BACKUP_DIR ? resolve(e.BACKUP_DIR) : join(dataDir, 'backups'),
+      keep: e.BACKUP_KEEP,
+      everyMs: seconds(e.BACKUP_EVERY) * 1000,
+    },
     notifications: {
       ...(e.SMTP_URL ? { smtpUrl: e.SMTP_URL } : {}),
       mailFrom: e.MAIL_FROM, digestHour: e.DIGEST_HOUR, timeZone: e.TIME_ZONE, webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',

@@ -1,19 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Redis } from 'ioredis'
 import { ApiKeyService } from './auth/api-keys/service.js'
-import { UsageLog, usageCollection, usageMaintenance } from './auth/api-keys/usage.js'
+import { UsageLog, usageMaintenance } from './auth/api-keys/usage.js'
 import { CustomTokens } from './auth/custom-token.js'
 import { signingKeys, type SigningKeys } from './auth/keys.js'
 import { secretBox, type SecretBox } from './auth/secret-box.js'
 import { oneTimeClaims, type OneTimeClaims } from './auth/one-time.js'
 import type { SamlSignIn } from './auth/saml/service.js'
 import { dropRetiredPermissions } from './auth/retired-permissions.js'
-import { revocationMaintenance, Revocations, revokedTokensCollection } from './auth/revocations.js'
+import { revocationMaintenance, Revocations } from './auth/revocations.js'
 import { UserService } from './auth/users.js'
 import { createResponseCache, type ResponseCache } from './cache/response-cache.js'
 import { joinCluster } from './cluster/join.js'
 import type { Config } from './config.js'
-import { AuditLog, auditCollection, auditIndexes, auditMaintenance } from './privacy/audit-log.js'
+import { AuditLog, auditMaintenance } from './privacy/audit-log.js'
 import { installRequirementChecks } from './degrees/requirement-checks.js'
 import { installCourseCodeCheck } from './records/course-code-check.js'
 import { StudentPlans } from './degrees/plans.js'
@@ -29,7 +29,6 @@ import { connectRequestPathRedis } from './redis/client.js'
 import { maintenanceHandlers, type MaintenanceJobs } from './jobs/maintenance.js'
 import { historyCollections, historyMaintenance, pendingIndex, sweepHistory } from './history/maintenance.js'
 import { HistoryReader } from './history/reader.js'
-import { revisionIndexes, revisionsCollection } from './history/revision.js'
 import { openJobs } from './jobs/open.js'
 import type { JobDriver } from './jobs/port.js'
 import type { CompiledSchema } from './schema/index.js'
@@ -37,7 +36,8 @@ import { SearchService } from './search/service.js'
 import { checkStoredClientSecret } from './campus-sync/client-secret.js'
 import { registerCampusSyncJobs } from './campus-sync/jobs.js'
 import { openStore } from './store/open.js'
-import type { IndexSpec, Store } from './store/port.js'
+import { ensureStoreIndexes, systemCollections } from './indexes.js'
+import type { Store } from './store/port.js'
 import { wireOutcomes, type OutcomeSinks } from './notifications/outcomes.js'
 import { registerRevertJobs } from './reverts/jobs.js'
 import { actingAs } from './actor.js'
@@ -46,16 +46,6 @@ import { overdueMaintenance } from './workflows/overdue.js'
 import { Approvers } from './workflows/approvers.js'
 import { instanceIndexes, instancesCollection } from './workflows/persistence.js'
 import { WorkflowService } from './workflows/service.js'
-
-/** Bookkeeping collections that hold no schema records, with the indexes their lookups need. */
-const systemCollections: Record<string, IndexSpec[]> = {
-  [revokedTokensCollection]: [{ fields: ['expires_at'] }],
-  // key_id alone: the embedded store files each new entry under its key's node, where a (key_id, at)
-  // index would place every entry in a deep tree of compound keys, at a cost to each keyed request.
-  [usageCollection]: [{ fields: ['key_id'] }],
-  [auditCollection]: auditIndexes,
-  [revisionsCollection]: [...revisionIndexes],
-}
 
 /**
  * Every service, each built once by `createServices` and decorated on the app under this name (app.ts);
@@ -134,8 +124,7 @@ async function servicesOn(opened: Store, config: Config, schema: CompiledSchema,
   // Every service writes through the cluster's store, so other instances hear of every write.
   const cluster = await joinCluster(opened, config.redisUrl, config.redisPrefix, log)
   const store = cluster.store
-  for (const collection of schema.collections) await store.ensureIndexes(collection.name, collection.indexes)
-  for (const [name, indexes] of Object.entries(systemCollections)) await store.ensureIndexes(name, indexes)
+  await ensureStoreIndexes(store, schema)
   const keys = await signingKeys(config)
   const secrets = await secretBox(config)
   const records = new RecordService(store, schema)

@@ -49,8 +49,13 @@ export class SecretBox {
 export async function secretBox(config: Config): Promise<SecretBox> {
   if (config.secretsKey) return new SecretBox(config.secretsKey)
   if (config.nodeEnv === 'production') throw new ConfigError('SECRETS_KEY', 'is required in production')
-  const file = join(config.dataDir, 'secrets-key')
-  await mkdir(config.dataDir, { recursive: true })
+  return new SecretBox(await developmentSecretsKey(config.dataDir))
+}
+
+/** The random key kept in the data directory when SECRETS_KEY is unset outside production; made at its first use. */
+export async function developmentSecretsKey(dataDir: string): Promise<Buffer> {
+  const file = join(dataDir, 'secrets-key')
+  await mkdir(dataDir, { recursive: true })
   try {
     await writeFile(file, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 })
   } catch (error) {
@@ -58,5 +63,5 @@ export async function secretBox(config: Config): Promise<SecretBox> {
   }
   const key = secretsKeyBytes((await readFile(file, 'utf8')).trim())
   if (!key) throw new ConfigError('SECRETS_KEY', `is unset and ${file} does not hold a key (32 bytes, base64)`)
-  return new SecretBox(key)
+  return key
 }

@@ -87,6 +87,12 @@ export function noticingStore(inner: Store, counts: WriteCounts, announce: Annou
       return found as Collection<T>
     },
     ensureIndexes: (collection, indexes) => inner.ensureIndexes(collection, indexes),
+    collectionNames: () => inner.collectionNames(),
+    drop: async (collection) => {
+      await inner.drop(collection)
+      await announce({ collection })
+    },
+    snapshot: () => inner.snapshot(),
     ping: () => inner.ping(),
     close: () => inner.close(),
   }

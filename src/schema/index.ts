@@ -1,8 +1,9 @@
 import type { TSchema } from '@sinclair/typebox'
+import { createHash } from 'node:crypto'
 import { createAjv } from './ajv.js'
 import { buildModel } from './check.js'
 import { collectionSpecs, referenceFields, type CollectionSpec, type ReferenceField } from './collections.js'
-import { loadSchemaFiles } from './load.js'
+import { loadSchemaFiles, type RawFile } from './load.js'
 import type { ClassDef, Model } from './model.js'
 import { resourceTable, type Resource } from './resources.js'
 import { SchemaBuilder, idKeyPattern, type Variant } from './typebox.js'
@@ -16,6 +17,15 @@ export { SchemaError } from './errors.js'
 
 const idShape = new RegExp(`^([A-Z][A-Za-z0-9]*)/(${idKeyPattern})$`)
 
+/** JSON with every object's keys in order, so equal values give equal text. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`).join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
 export class CompiledSchema {
   readonly builder: SchemaBuilder
   readonly validators: Validators
@@ -23,7 +33,16 @@ export class CompiledSchema {
   readonly resources: readonly Resource[]
   private readonly references: readonly ReferenceField[]
 
-  constructor(readonly model: Model) {
+  /**
+   * The schema files as read, and their SHA-256 over a canonical JSON form: what a backup records as
+   * the schema its records were written under.
+   */
+  readonly source: readonly RawFile[]
+  readonly hash: string
+
+  constructor(readonly model: Model, source: readonly RawFile[] = []) {
+    this.source = source
+    this.hash = createHash('sha256').update(canonicalJson(source.map(({ file, definitions }) => ({ file, definitions })))).digest('hex')
     this.builder = new SchemaBuilder(model)
     this.validators = new Validators(createAjv(), this.builder)
     this.collections = collectionSpecs(model)
@@ -66,5 +85,6 @@ export class CompiledSchema {
 }
 
 export async function compileSchema(dir: string): Promise<CompiledSchema> {
-  return new CompiledSchema(buildModel(await loadSchemaFiles(dir)))
+  const files = await loadSchemaFiles(dir)
+  return new CompiledSchema(buildModel(files), files)
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { Store } from './port.js'
+import { join } from 'node:path'
+import type { Store, StoreSnapshot } from './port.js'
 
 export interface StoreConfig {
   readonly mongodbUrl?: string
@@ -29,4 +30,13 @@ export async function openStore(config: StoreConfig, collections: readonly strin
     ...config.embedded,
     ...(log ? { log: (message: string) => log.info(message) } : {}),
   })
+}
+
+/**
+ * A snapshot of the embedded store in `dataDir` read beside the process that holds it (the service
+ * keeps its data directory locked): what `npm run backup` reads while the service serves.
+ */
+export async function embeddedSnapshot(dataDir: string): Promise<StoreSnapshot> {
+  const [{ openSnapshot }, { databaseFile }] = await Promise.all([import('./sqlite/snapshot.js'), import('./sqlite/store.js')])
+  return openSnapshot(join(dataDir, databaseFile))
 }

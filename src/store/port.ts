@@ -134,6 +134,23 @@ export type BatchWrite =
   | { readonly collection: string; readonly update: Filter; readonly with: Update }
   | { readonly collection: string; readonly delete: Filter }
 
+/**
+ * Every collection as a backup reads it. `exact`: all of it as of `at`, one read across collections
+ * (the embedded store's read transaction), so every write acknowledged before `at` is there and none
+ * after; otherwise (MongoDB) each collection as of its own read, begun after `at`, which the backup
+ * brings back to `at` where revisions allow (backups/moment.ts).
+ */
+export interface StoreSnapshot {
+  readonly at: Date
+  readonly exact: boolean
+  readonly collections: readonly string[]
+  /** About how many documents the collection holds (for progress): exact where the snapshot is. */
+  count(collection: string): Promise<number>
+  /** The collection's documents, each as one line of relaxed Extended JSON, in `_id` order. */
+  lines(collection: string): AsyncIterable<string>
+  close(): Promise<void>
+}
+
 export interface Store {
   readonly kind: 'embedded' | 'mongodb'
   readonly writeCounts?: WriteCounts
@@ -149,6 +166,12 @@ export interface Store {
    * the caller's word (RecordService's is the class schema's, whose validators every record passed).
    */
   collection<T extends Doc = Doc>(name: string): Collection<T>
+  /** The collections that exist (written to, or given indexes), in name order. */
+  collectionNames(): Promise<string[]>
+  /** Removes a collection, its documents and its indexes (a restore that replaces what is there). */
+  drop(collection: string): Promise<void>
+  /** A read of every collection for a backup, as of one moment where the store can (StoreSnapshot). */
+  snapshot(): Promise<StoreSnapshot>
   /** Creates the indexes if missing; running it again changes nothing. */
   ensureIndexes(collection: string, indexes: readonly IndexSpec[]): Promise<void>
   /** The indexes the collection has, `_id`'s included: what tests check the routes' queries against. */

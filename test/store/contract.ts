@@ -280,4 +280,38 @@ export function storeContract(t: Test, open: (t: Test) => Promise<Store>): void 
     await Promise.all(['a', 'b', 'c', 'd'].map((name, i) => c.upsertOne({ code: 'CS 2' }, { _id: `U/x${i}`, name, code: 'CS 2' })))
     t.equal(await c.count({ code: 'CS 2' }), 1, 'concurrent upserts of one key leave one document')
   })
+
+  t.test('collection names, drop, and a snapshot of every collection', async (t) => {
+    const store = await open(t)
+    const rowsCollection = store.collection<Row>('rows')
+    for (const row of rows) await rowsCollection.insertOne(row)
+    await store.collection('others').insertOne({ _id: 'O/1', at: '2026-01-01', nested: { list: [1, 'two', { three: true }] } })
+    await store.ensureIndexes('rows', [{ fields: ['name'] }])
+    const names = await store.collectionNames()
+    t.ok(names.includes('rows') && names.includes('others'), `the written collections are named (${names.join(', ')})`)
+    t.same(names, [...names].sort(), 'in name order')
+
+    const snapshot = await store.snapshot()
+    // A write after the snapshot began: an exact snapshot does not see it; any snapshot sees every write before.
+    await rowsCollection.insertOne({ _id: 'Row/later', name: 'Later' })
+    t.ok(snapshot.collections.includes('rows') && snapshot.collections.includes('others'))
+    const lines: string[] = []
+    for await (const line of snapshot.lines('rows')) lines.push(line)
+    const read = lines.map((line) => JSON.parse(line) as Row)
+    t.same(read.filter((row) => row._id !== 'Row/later'), rows, 'each document as a line of JSON, in _id order')
+    if (snapshot.exact) t.notOk(read.some((row) => row._id === 'Row/later'), 'an exact snapshot holds nothing written after it began')
+    const others: string[] = []
+    for await (const line of snapshot.lines('others')) others.push(line)
+    t.same(others.map((line) => JSON.parse(line)), [{ _id: 'O/1', at: '2026-01-01', nested: { list: [1, 'two', { three: true }] } }], 'nested values as stored')
+    t.ok(await snapshot.count('rows') >= rows.length, 'counted')
+    await snapshot.close()
+
+    await store.drop('rows')
+    t.notOk((await store.collectionNames()).includes('rows'), 'a dropped collection is gone')
+    t.equal(await rowsCollection.count({}), 0, 'with its documents')
+    await rowsCollection.insertOne(rows[0]!)
+    t.same(await rowsCollection.find({}), [rows[0]], 'and can be written again')
+    await store.drop('never-made')
+    t.pass('dropping a collection that does not exist changes nothing')
+  })
 }

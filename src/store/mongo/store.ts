@@ -1,8 +1,9 @@
+import { EJSON } from 'bson'
 import { MongoClient, MongoServerError, type CommandStartedEvent, type Db, type Document } from 'mongodb'
 import { assertUpdate } from '../filter-check.js'
 import {
   DuplicateKeyError, StoreUnavailableError,
-  type Collection, type Doc, type Filter, type FindOptions, type Frozen, type IndexSpec, type Store, type Update,
+  type Collection, type Doc, type Filter, type FindOptions, type Frozen, type IndexSpec, type Store, type StoreSnapshot, type Update,
 } from '../port.js'
 import { frozen } from '../freeze.js'
 import { translateFilter } from './translate.js'
@@ -176,6 +177,40 @@ export class MongoStore implements Store {
 
   collection<T extends Doc = Doc>(name: string): Collection<T> {
     return new MongoCollection<T>(name, this.db, this.lanes, this.maxTimeMs)
+  }
+
+  async collectionNames(): Promise<string[]> {
+    const found = await this.db.listCollections({}, { nameOnly: true }).toArray()
+    return found.map(({ name }) => name).filter((name) => !name.startsWith('system.')).sort()
+  }
+
+  async drop(name: string): Promise<void> {
+    try {
+      await this.db.collection(name).drop()
+    } catch (error) {
+      // Already gone: what was asked holds.
+      if ((error as { codeName?: string }).codeName !== 'NamespaceNotFound') throw error
+    }
+  }
+
+  /**
+   * Each collection read in turn with a cursor, as of its own read: MongoDB (and FerretDB) offer no
+   * read across collections at one moment without a replica set's snapshot sessions.
+   */
+  async snapshot(): Promise<StoreSnapshot> {
+    const at = new Date()
+    const collections = await this.collectionNames()
+    const db = this.db
+    return {
+      at,
+      exact: false,
+      collections,
+      count: (collection: string) => db.collection(collection).estimatedDocumentCount(),
+      async *lines(collection: string) {
+        for await (const doc of db.collection(collection).find({}, { sort: { _id: 1 } })) yield EJSON.stringify(doc, { relaxed: true })
+      },
+      close: async () => {},
+    }
   }
 
   async ensureIndexes(name: string, indexes: readonly IndexSpec[]): Promise<void> {

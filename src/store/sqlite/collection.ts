@@ -264,6 +264,30 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
    * After a transaction that wrote here (this collection's own, or a batch of the store's): a failed one
    * was rolled back, so what the keys table's bookkeeping learned from it is read again.
    */
+  /**
+   * Removes every document and every index but `_id`'s (a restore replacing the store): the table
+   * stays, so this object and any handle on it go on working, as a MongoDB collection dropped and
+   * written again does.
+   */
+  empty(): void {
+    const { db } = this.host
+    const names = db.prepare('SELECT name FROM adks_indexes WHERE collection = ?').pluck().all(this.name) as string[]
+    db.transaction(() => {
+      for (const name of names) db.exec(`DROP INDEX IF EXISTS ${quoteName(name)}`)
+      db.prepare('DELETE FROM adks_indexes WHERE collection = ?').run(this.name)
+      db.prepare('DELETE FROM adks_multikey WHERE collection = ?').run(this.name)
+      db.exec(`DELETE FROM ${this.keys.name}`)
+      db.exec(`DELETE FROM ${this.table}`)
+    })()
+    this.indexes.length = 1
+    this.uniqueByName.clear()
+    this.led.clear()
+    this.led.add('_id')
+    this.keys.reload()
+    this.host.cache.clear()
+    this.wrote(false)
+  }
+
   wrote(failed: boolean): void {
     if (failed) this.keys.reload()
     this.answers.clear()

@@ -2,12 +2,14 @@ import type { Statement } from 'better-sqlite3'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { LRUCache } from 'lru-cache'
-import { StoreUnavailableError, type BatchWrite, type Collection, type Doc, type IndexSpec, type Store, type WriteCounts } from '../port.js'
+import { StoreUnavailableError, type BatchWrite, type Collection, type Doc, type IndexSpec, type Store, type StoreSnapshot, type WriteCounts } from '../port.js'
 import { SqliteCollection, type CollectionHost } from './collection.js'
 import { convertPreviousRelease } from './convert.js'
 import { openDatabase, refreshStatistics, type Database, type Synchronous } from './database.js'
 import { DocumentsCache, defaultCacheBytes } from './documents-cache.js'
 import { lockDataDir, type DataDirLock } from './lock.js'
+import { documentTables, openSnapshot } from './snapshot.js'
+import { quoteName } from './sql.js'
 import { Turns } from './turns.js'
 
 /** The embedded store's file in the data directory. */
@@ -143,6 +145,22 @@ export class EmbeddedStore implements Store {
     } finally {
       for (const collection of touched) collection.wrote(failed)
     }
+  }
+
+  /** Collections holding a document or an index: one emptied by `drop` is no longer named. */
+  async collectionNames(): Promise<string[]> {
+    const indexed = new Set(this.db.prepare('SELECT DISTINCT collection FROM adks_indexes').pluck().all() as string[])
+    return documentTables(this.db).filter((name) => indexed.has(name) || this.db.prepare(`SELECT 1 FROM ${quoteName(name)} LIMIT 1`).get() !== undefined)
+  }
+
+  async drop(name: string): Promise<void> {
+    await this.host.turns.pass()
+    this.entry(name).empty()
+  }
+
+  /** A read of every collection as of now, on a connection of its own (snapshot.ts). */
+  async snapshot(): Promise<StoreSnapshot> {
+    return openSnapshot(this.db.name)
   }
 
   async ensureIndexes(name: string, indexes: readonly IndexSpec[]): Promise<void> {

@@ -1,0 +1,307 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual, type CipherGCM, type Hash } from 'node:crypto'
+import { createReadStream, createWriteStream } from 'node:fs'
+import { open, rename, rm, stat } from 'node:fs/promises'
+import { createInterface } from 'node:readline'
+import { PassThrough, Transform, type Readable, type Writable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { createGunzip, createGzip } from 'node:zlib'
+
+/**
+ * The backup file (DESIGN 8.1), made to be read by a person with standard tools when unencrypted:
+ *
+ *   one line of JSON, the header, in clear: the format, its version, and how the rest is encrypted
+ *   the body: gzip of NDJSON, AES-256-GCM encrypted under a key derived from BACKUP_KEY (else
+ *   SECRETS_KEY) unless made with --no-encrypt; encrypted, it ends with the 16-byte GCM tag, and the
+ *   header is its authenticated data, so no byte of the file can change unnoticed
+ *
+ * The NDJSON: for each collection a line `{"$collection": name}`, then its documents as relaxed
+ * Extended JSON, one per line; last, `{"$manifest": ...}` with each collection's count and the SHA-256
+ * of its document lines. A reader checks all of them, and a file cut short lacks the manifest.
+ */
+export const archiveFormat = 'adks-backup'
+export const archiveVersion = 1
+
+export type KeySource = 'BACKUP_KEY' | 'SECRETS_KEY' | 'the data directory\'s development key'
+
+export interface ArchiveHeader {
+  readonly format: typeof archiveFormat
+  readonly version: number
+  readonly created_at: string
+  readonly encryption: null | {
+    readonly cipher: 'aes-256-gcm'
+    readonly key: KeySource
+    /** Salt of the key derivation (HKDF-SHA-256), the GCM nonce, and a value that tells the right key from a wrong one. */
+    readonly salt: string
+    readonly iv: string
+    readonly check: string
+  }
+}
+
+export interface CollectionDigest {
+  readonly count: number
+  readonly sha256: string
+}
+
+export interface Manifest {
+  readonly format_version: number
+  readonly service_version: string
+  /** The moment the backup is consistent to: every write acknowledged before it is in the file, none after. */
+  readonly created_at: string
+  readonly store: 'embedded' | 'mongodb'
+  readonly encrypted: boolean
+  readonly schema: { readonly hash: string; readonly definitions: unknown }
+  readonly collections: Readonly<Record<string, CollectionDigest>>
+}
+
+/** A backup that cannot be made or read, said in one line (the CLI prints it and exits non-zero). */
+export class BackupError extends Error {
+  override name = 'BackupError'
+}
+
+const tagLength = 16
+
+function deriveKey(master: Buffer, salt: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', master, salt, 'adks-backup v1', 32))
+}
+
+function keyCheck(key: Buffer): Buffer {
+  return createHmac('sha256', key).update('adks-backup key check').digest().subarray(0, 16)
+}
+
+export interface ArchiveKey {
+  readonly bytes: Buffer
+  readonly source: KeySource
+}
+
+/** One collection's documents being written: each line counted and hashed as it goes. */
+class Section {
+  count = 0
+  readonly hash: Hash = createHash('sha256')
+  constructor(readonly name: string) {}
+}
+
+/**
+ * Writes a backup to `file` (through a temporary file beside it, renamed at the end, so a file of that
+ * name is always whole). Call `collection`, then `document` for each of its documents, and `finish`.
+ */
+export class ArchiveWriter {
+  private readonly gzip = createGzip()
+  private readonly done: Promise<void>
+  private readonly sections: Section[] = []
+  private readonly header: ArchiveHeader
+  private cipher?: CipherGCM
+  private readonly partial: string
+
+  constructor(readonly file: string, createdAt: Date, key: ArchiveKey | null) {
+    this.partial = `${file}.partial`
+    let encryption: ArchiveHeader['encryption'] = null
+    let derived: Buffer | undefined
+    let iv: Buffer | undefined
+    if (key) {
+      const salt = randomBytes(16)
+      iv = randomBytes(12)
+      derived = deriveKey(key.bytes, salt)
+      encryption = { cipher: 'aes-256-gcm', key: key.source, salt: salt.toString('base64'), iv: iv.toString('base64'), check: keyCheck(derived).toString('base64') }
+    }
+    this.header = { format: archiveFormat, version: archiveVersion, created_at: createdAt.toISOString(), encryption }
+    const headerLine = Buffer.from(`${JSON.stringify(this.header)}\n`)
+    const out = createWriteStream(this.partial, { mode: 0o600 })
+    out.write(headerLine)
+    const stages: (Transform | Writable)[] = [this.gzip]
+    if (derived && iv) {
+      const cipher = createCipheriv('aes-256-gcm', derived, iv)
+      cipher.setAAD(headerLine)
+      this.cipher = cipher
+      stages.push(cipher)
+    }
+    this.done = pipeline([...stages, out] as unknown as [Transform, Writable])
+    this.done.catch(() => undefined)
+  }
+
+  private async line(text: string): Promise<void> {
+    if (!this.gzip.write(`${text}\n`)) await new Promise<void>((resolve) => this.gzip.once('drain', resolve))
+  }
+
+  async collection(name: string): Promise<void> {
+    this.sections.push(new Section(name))
+    await this.line(JSON.stringify({ $collection: name }))
+  }
+
+  /** One document, as one line of relaxed Extended JSON (no line breaks inside). */
+  async document(line: string): Promise<void> {
+    const section = this.sections.at(-1)
+    if (!section) throw new Error('a document before its collection')
+    section.count++
+    section.hash.update(line).update('\n')
+    await this.line(line)
+  }
+
+  /** Writes the manifest, closes the file and gives it its name; the manifest as written. */
+  async finish(manifest: Omit<Manifest, 'collections' | 'encrypted' | 'format_version'>): Promise<Manifest> {
+    const collections = Object.fromEntries(this.sections.map((s) => [s.name, { count: s.count, sha256: s.hash.digest('hex') }]))
+    const whole: Manifest = { format_version: archiveVersion, ...manifest, encrypted: this.header.encryption !== null, collections }
+    await this.line(JSON.stringify({ $manifest: whole }))
+    this.gzip.end()
+    await this.done
+    if (this.cipher) {
+      const handle = await open(this.partial, 'a')
+      try {
+        await handle.write(this.cipher.getAuthTag())
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
+    }
+    await rename(this.partial, this.file)
+    return whole
+  }
+
+  /** Gives up: the partial file is removed. */
+  async abort(): Promise<void> {
+    this.gzip.destroy()
+    await this.done.catch(() => undefined)
+    await rm(this.partial, { force: true })
+  }
+}
+
+/** Reads the clear header of a backup file: what it is and how it is encrypted. */
+export async function readHeader(file: string): Promise<{ header: ArchiveHeader; length: number; size: number }> {
+  let size: number
+  try {
+    size = (await stat(file)).size
+  } catch (error) {
+    throw new BackupError(`${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`)
+  }
+  const handle = await open(file, 'r')
+  let first: string
+  try {
+    const buffer = Buffer.alloc(Math.min(size, 4096))
+    await handle.read(buffer, 0, buffer.length, 0)
+    const end = buffer.indexOf(0x0a)
+    if (end < 0) throw new BackupError(`${file}: not a backup of this service (no header line)`)
+    first = buffer.subarray(0, end).toString('utf8')
+  } finally {
+    await handle.close()
+  }
+  let header: ArchiveHeader
+  try {
+    header = JSON.parse(first) as ArchiveHeader
+  } catch {
+    throw new BackupError(`${file}: not a backup of this service (its header is not JSON)`)
+  }
+  if (header?.format !== archiveFormat) throw new BackupError(`${file}: not a backup of this service`)
+  if (!Number.isInteger(header.version) || header.version > archiveVersion) {
+    throw new BackupError(`${file}: backup format ${String(header.version)} is newer than this service reads (${archiveVersion}); restore it with a newer version of the service`)
+  }
+  return { header, length: Buffer.byteLength(first) + 1, size }
+}
+
+/** One entry of a backup being read: a collection's start, one of its documents, or the manifest at the end. */
+export type ArchiveEntry =
+  | { readonly kind: 'collection'; readonly name: string }
+  | { readonly kind: 'document'; readonly collection: string; readonly line: string }
+
+/** The key a header asks for, or a one-line refusal naming what is missing or wrong. */
+function keyFor(file: string, header: ArchiveHeader, keys: readonly ArchiveKey[]): Buffer | null {
+  const encryption = header.encryption
+  if (!encryption) return null
+  if (!keys.length) throw new BackupError(`${file}: the backup is encrypted and no key is set; set BACKUP_KEY (or SECRETS_KEY) to the key it was made under (${encryption.key})`)
+  const salt = Buffer.from(encryption.salt, 'base64')
+  const check = Buffer.from(encryption.check, 'base64')
+  for (const key of keys) {
+    const derived = deriveKey(key.bytes, salt)
+    const mine = keyCheck(derived)
+    if (mine.length === check.length && timingSafeEqual(mine, check)) return derived
+  }
+  throw new BackupError(`${file}: wrong key: the backup was made under another ${encryption.key} than the one set`)
+}
+
+/**
+ * Reads a backup from start to end, checking everything: the key, the GCM tag, gzip's own checksum,
+ * and each collection's count and SHA-256 against the manifest. `onEntry` hears every entry as it is
+ * read; the manifest is returned only once all of it has been checked, and any fault throws a
+ * BackupError, so a caller that writes only after this returns writes nothing from a bad file.
+ */
+export async function readArchive(file: string, keys: readonly ArchiveKey[], onEntry?: (entry: ArchiveEntry) => void | Promise<void>): Promise<Manifest> {
+  const { header, length, size } = await readHeader(file)
+  const derived = keyFor(file, header, keys)
+  const bodyEnd = size - (derived ? tagLength : 0)
+  if (bodyEnd <= length) throw new BackupError(`${file}: the backup is truncated`)
+  const source: Readable = createReadStream(file, { start: length, end: bodyEnd - 1 })
+  const stages: Transform[] = []
+  if (derived && header.encryption) {
+    const decipher = createDecipheriv('aes-256-gcm', derived, Buffer.from(header.encryption.iv, 'base64'))
+    const handle = await open(file, 'r')
+    try {
+      const tag = Buffer.alloc(tagLength)
+      await handle.read(tag, 0, tagLength, bodyEnd)
+      decipher.setAuthTag(tag)
+    } finally {
+      await handle.close()
+    }
+    // The header line as it is in the file, the authenticated data it was written with.
+    const handleHeader = await open(file, 'r')
+    try {
+      const headerBytes = Buffer.alloc(length)
+      await handleHeader.read(headerBytes, 0, length, 0)
+      decipher.setAAD(headerBytes)
+    } finally {
+      await handleHeader.close()
+    }
+    stages.push(decipher)
+  }
+  const gunzip = createGunzip()
+  const text = new PassThrough()
+  const reading = pipeline([source, ...stages, gunzip, text] as unknown as [Readable, Transform])
+  let manifest: Manifest | undefined
+  const seen = new Map<string, Section>()
+  let current: Section | undefined
+  let failure: unknown
+  try {
+    for await (const line of createInterface({ input: text, crlfDelay: Infinity })) {
+      if (manifest) throw new BackupError(`${file}: the backup is damaged (data after its manifest)`)
+      if (line.startsWith('{"$collection":')) {
+        const name = (JSON.parse(line) as { $collection: string }).$collection
+        current = new Section(name)
+        seen.set(name, current)
+        await onEntry?.({ kind: 'collection', name })
+      } else if (line.startsWith('{"$manifest":')) {
+        manifest = (JSON.parse(line) as { $manifest: Manifest }).$manifest
+      } else {
+        if (!current) throw new BackupError(`${file}: the backup is damaged (a document before any collection)`)
+        current.count++
+        current.hash.update(line).update('\n')
+        await onEntry?.({ kind: 'document', collection: current.name, line })
+      }
+    }
+    await reading
+  } catch (error) {
+    failure = error
+  }
+  if (failure) {
+    reading.catch(() => undefined)
+    source.destroy()
+    if (failure instanceof BackupError) throw failure
+    throw new BackupError(`${file}: ${describeReadFault(failure, derived !== null)}`)
+  }
+  if (!manifest) throw new BackupError(`${file}: the backup is truncated (it ends before its manifest)`)
+  for (const [name, digest] of Object.entries(manifest.collections)) {
+    const section = seen.get(name)
+    if (!section) throw new BackupError(`${file}: the backup is damaged (collection ${name} is missing)`)
+    const sha256 = section.hash.digest('hex')
+    if (section.count !== digest.count || sha256 !== digest.sha256) throw new BackupError(`${file}: the backup is damaged (collection ${name} does not match its checksum)`)
+  }
+  for (const name of seen.keys()) if (!(name in manifest.collections)) throw new BackupError(`${file}: the backup is damaged (collection ${name} is not in its manifest)`)
+  if (manifest.format_version > archiveVersion) throw new BackupError(`${file}: backup format ${manifest.format_version} is newer than this service reads (${archiveVersion})`)
+  return manifest
+}
+
+function describeReadFault(error: unknown, encrypted: boolean): string {
+  const message = (error as Error).message ?? String(error)
+  const code = (error as { code?: string }).code
+  if (/unable to authenticate|unsupported state/i.test(message)) return 'the backup is damaged, truncated or altered (its authentication tag does not match)'
+  if (code === 'Z_BUF_ERROR' || /unexpected end of file/i.test(message)) return encrypted ? 'the backup is truncated or damaged' : 'the backup is truncated'
+  if (code === 'Z_DATA_ERROR' || /incorrect (header|data) check|invalid/i.test(message)) return 'the backup is damaged (its compressed data does not check)'
+  if (error instanceof SyntaxError) return 'the backup is damaged (a line is not JSON)'
+  return `the backup cannot be read: ${message}`
+}
