@@ -37,6 +37,7 @@ import { checkStoredClientSecret } from './campus-sync/client-secret.js'
 import { registerCampusSyncJobs } from './campus-sync/jobs.js'
 import { openStore } from './store/open.js'
 import { ensureStoreIndexes, systemCollections } from './indexes.js'
+import { reconcileSchema } from './migrations/reconcile.js'
 import type { Store } from './store/port.js'
 import { wireOutcomes, type OutcomeSinks } from './notifications/outcomes.js'
 import { registerRevertJobs } from './reverts/jobs.js'
@@ -125,6 +126,8 @@ async function servicesOn(opened: Store, config: Config, schema: CompiledSchema,
   const cluster = await joinCluster(opened, config.redisUrl, config.redisPrefix, log)
   const store = cluster.store
   await ensureStoreIndexes(store, schema)
+  // A changed class schema applies only if no stored record breaks; otherwise start-up stops here with the report.
+  await reconcileSchema(store, schema)
   const keys = await signingKeys(config)
   const secrets = await secretBox(config)
   const records = new RecordService(store, schema)

@@ -20,12 +20,23 @@ const Summary = Type.Object({
     properties: Type.Optional(Type.Array(Type.String())),
   })),
   total: Type.Integer(),
+  version: Type.String({ description: "The class schema's version: the SHA-256 of its definitions, as the store holds them; also the ETag of every /api/schemas answer" }),
 })
+
+const NotModified = Type.Null({ description: 'Not modified: the If-None-Match header names the current version' })
 
 /** The class schema, for form generators: a list of types and one JSON Schema (draft-07) per type and variant. */
 export const schemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { model } = app.schema
   const served = new Map<string, object>()
+  const etag = `"${app.schema.hash}"`
+
+  // Each answer is of one version of the schema, named by its ETag; a client holding it is told so.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/schemas')) return
+    reply.header('etag', etag)
+  })
+  const current = (request: { headers: Record<string, string | string[] | undefined> }) => request.headers['if-none-match'] === etag
 
   function jsonSchema(name: string, variant: Variant): object | undefined {
     const key = `${name}:${variant}`
@@ -48,9 +59,10 @@ export const schemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Schemas'], summary: 'List every class and enum',
       querystring: Type.Object({ format: Type.Optional(Type.String({ enum: ['full', 'summary'], description: 'summary: names and property names only' })) }, { additionalProperties: false }),
-      response: { 200: Summary, ...errorResponses(400, 401) },
+      response: { 200: Summary, 304: NotModified, ...errorResponses(400, 401) },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
+    if (current(request)) return reply.code(304).send(null)
     const summary = request.query.format === 'summary'
     const classes = [...model.classes.values()].map((c) => summary
       ? { name: c.name, kind: 'Class', properties: c.properties.map((p) => p.name) }
@@ -65,7 +77,7 @@ export const schemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ? { name: e.name, kind: 'Enum', properties: [] }
       : { name: e.name, kind: 'Enum', ...(e.comment ? { description: e.comment } : {}) })
     const items = [...classes, ...enums].sort((a, b) => a.name.localeCompare(b.name))
-    return { items, total: items.length }
+    return { items, total: items.length, version: app.schema.hash }
   })
 
   app.get('/api/schemas/:entityType', {
@@ -75,9 +87,10 @@ export const schemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'Every property has a title, its name in words, for a form label; its description is the class documentation. References are strings with a pattern and x-reference naming the class, for a picker. Variants: record (as read), create (a POST body), update (a PUT body).',
       params: Type.Object({ entityType: Type.String({ pattern: '^[A-Z][A-Za-z0-9]{0,63}$' }) }),
       querystring: Type.Object({ variant: Type.Optional(Type.Unsafe<Variant>({ type: 'string', enum: [...variants] })) }, { additionalProperties: false }),
-      response: { 200: Type.Object({}, { additionalProperties: true }) as TSchema, ...errorResponses(400, 401, 404) },
+      response: { 200: Type.Object({}, { additionalProperties: true }) as TSchema, 304: NotModified, ...errorResponses(400, 401, 404) },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
+    if (current(request)) return reply.code(304).send(null)
     const { entityType } = request.params
     const variant = request.query.variant ?? 'record'
     const schema = jsonSchema(entityType, variant)
