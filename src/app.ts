@@ -16,6 +16,7 @@ import { gatePlugin } from './http/gate.js'
 import { installWriteActor } from './http/actor.js'
 import { revertRoutes } from './routes/history/reverts.js'
 import { trashRoutes } from './routes/history/trash.js'
+import { backupRoutes } from './routes/backups/index.js'
 import { installValidation } from './http/validation.js'
 import { webAppPlugin } from './http/web-app.js'
 import { auditRoutes } from './routes/privacy/audit.js'
@@ -175,6 +176,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await app.register(webhookRoutes)
     await app.register(trashRoutes)
     await app.register(revertRoutes)
+    await app.register(backupRoutes)
     await app.register(webAppPlugin, { root: config.webDir })
   } catch (error) {
     // A plugin or route that fails to register (a fault in the schema) must not leave the store, its

@@ -40,6 +40,7 @@ export const errorTable = {
   ADKS_QUEUE_NOT_FOUND: { status: 404, condition: 'No job queue has this name' },
   ADKS_JOB_NOT_FOUND: { status: 404, condition: 'No job has this id (in this queue)' },
   ADKS_SCHEDULE_NOT_FOUND: { status: 404, condition: 'No recurring job (scheduler) has this id, or none is scheduled' },
+  ADKS_BACKUP_NOT_FOUND: { status: 404, condition: 'No backup of this name is in BACKUP_DIR' },
   ADKS_IMPORT_NOT_FOUND: { status: 404, condition: "The person's publications have not been imported yet" },
   ADKS_DEGREE_NOT_CHOSEN: { status: 404, condition: 'The student has no degree to audit; name one with the degree query parameter' },
   ADKS_SSO_NOT_CONFIGURED: { status: 404, condition: 'Single sign-on (SAML) is not configured on this service' },
@@ -55,6 +56,7 @@ export const errorTable = {
   ADKS_BODY_TOO_LARGE: { status: 413, condition: "The body is larger than the route's limit" },
   ADKS_URL_TOO_LONG: { status: 414, condition: 'A path parameter is longer than the router accepts' },
   ADKS_MEDIA_TYPE_UNSUPPORTED: { status: 415, condition: 'The body has a Content-Type the route does not take (JSON, or a form post for single sign-on)' },
+  ADKS_BACKUP_INVALID: { status: 422, condition: 'The backup file does not check: damaged, truncated, altered, not a backup, of a newer format, or under a key this service does not hold; the message names which' },
   ADKS_RATE_LIMITED: { status: 429, condition: "The caller's rate limit is spent; X-RateLimit-Reset says when it refills" },
   ADKS_INTERNAL: { status: 500, condition: 'An unexpected fault; the message carries the request id to quote' },
   ADKS_SYNC_SOURCE_UNREADABLE: { status: 502, condition: 'The campus sync source (OneRoster feed or package) could not be read; the log of this request id says why' },
@@ -130,6 +132,8 @@ export const QueueNotFound = coded('ADKS_QUEUE_NOT_FOUND')
 export const JobNotFound = coded('ADKS_JOB_NOT_FOUND')
 export const ScheduleNotFound = coded('ADKS_SCHEDULE_NOT_FOUND')
 export const ImportNotFound = coded('ADKS_IMPORT_NOT_FOUND')
+export const BackupNotFound = coded('ADKS_BACKUP_NOT_FOUND')
+export const BackupInvalid = coded('ADKS_BACKUP_INVALID')
 export const DegreeNotChosen = coded('ADKS_DEGREE_NOT_CHOSEN')
 export const SsoNotConfigured = coded('ADKS_SSO_NOT_CONFIGURED')
 export const VersionConflict = coded('ADKS_VERSION_CONFLICT')

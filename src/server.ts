@@ -32,7 +32,10 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host })
   // On the embedded driver no worker process exists to set up the maintenance schedules (npm run worker
   // does on BullMQ); upserting them again at each start changes nothing.
-  if (app.jobs.kind === 'embedded') await scheduleMaintenanceJobs(app.jobs, app.maintenance, app.notifications.schedules)
+  if (app.jobs.kind === 'embedded') {
+    await scheduleMaintenanceJobs(app.jobs, app.maintenance, app.notifications.schedules)
+    await app.backups.schedule()
+  }
   await announceSignIn(app, config)
 }
 

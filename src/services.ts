@@ -41,6 +41,8 @@ import { reconcileSchema } from './migrations/reconcile.js'
 import type { Store } from './store/port.js'
 import { wireOutcomes, type OutcomeSinks } from './notifications/outcomes.js'
 import { registerRevertJobs } from './reverts/jobs.js'
+import { registerBackupJobs } from './backups/jobs.js'
+import { Backups } from './backups/service.js'
 import { actingAs } from './actor.js'
 import { Notifications } from './notifications/service.js'
 import { overdueMaintenance } from './workflows/overdue.js'
@@ -92,6 +94,8 @@ export interface Services {
   readonly notifications: Notifications
   /** Where features write their outcome events. */
   readonly outcomes: OutcomeSinks
+  /** Backups of the store into BACKUP_DIR, as a job, listed and verified (DESIGN 8.1). */
+  readonly backups: Backups
 }
 
 export interface OpenServices {
@@ -187,10 +191,12 @@ async function servicesOn(opened: Store, config: Config, schema: CompiledSchema,
   registerCampusSyncJobs(jobs, { records, schema, enrollments, auditLog, secrets, events: outcomes.syncs })
   registerPublicationJobs(jobs, { records, schema, openalex: config.openalex, invalidate, events: outcomes.imports })
   registerRevertJobs(jobs, { records, history, schema, events: outcomes.records })
+  const backups = new Backups({ store, schema, config, jobs, events: outcomes.backups })
+  registerBackupJobs(jobs, { store, schema, config, events: outcomes.backups })
   return {
     services: {
       store, keys, secrets, records, history, users, revocations, apiKeys, usageLog, people, auditLog, enrollments, studentReferences, requirements, progress, plans,
-      protectedAccess, redis, oneTime, customTokens, samlSignIn, responseCache, searchService, workflows, jobs, maintenance, notifications, outcomes,
+      protectedAccess, redis, oneTime, customTokens, samlSignIn, responseCache, searchService, workflows, jobs, maintenance, notifications, outcomes, backups,
     },
     async close() {
       await notifications.relay.idle()

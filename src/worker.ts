@@ -19,6 +19,7 @@ async function main(): Promise<void> {
   const schema = await compileSchema(config.schemaDir)
   const { services, close } = await createServices({ ...config, workers: 'inline' }, schema, log)
   await scheduleMaintenanceJobs(services.jobs, services.maintenance, services.notifications.schedules)
+  await services.backups.schedule()
   await services.jobs.start()
   services.notifications.startUpSweep()
   log.info('worker started')

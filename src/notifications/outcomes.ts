@@ -1,3 +1,4 @@
+import { backupJob } from '../backups/jobs.js'
 import type { JobDriver, JobView } from '../jobs/port.js'
 import type { EventLog, OutcomeEvent } from './event-log.js'
 
@@ -12,6 +13,8 @@ export interface OutcomeSinks {
   readonly imports: { record(event: OutcomeEvent): Promise<void> }
   /** Records' restores and runs' reverts (DESIGN 6.9), to the department admins. */
   readonly records: { record(event: AdminEvent): Promise<void> }
+  /** Backups made or failed (DESIGN 8.1), to the department admins. */
+  readonly backups: { record(event: AdminEvent): Promise<void> }
 }
 
 /**
@@ -20,6 +23,9 @@ export interface OutcomeSinks {
  * failed, feeding itself.
  */
 const untold: ReadonlySet<string> = new Set(['notifications'])
+
+/** Jobs that tell their own failure, with more than `job.failed` says (backup.failed names the reason). */
+const toldByThemselves: ReadonlySet<string> = new Set([`maintenance/${backupJob}`])
 
 /**
  * The event of a job that failed for good. Never its error text, which may quote whatever the job read;
@@ -44,7 +50,7 @@ export function jobFailedEvent(job: JobView): AdminEvent {
 export function wireOutcomes(log: EventLog, jobs: JobDriver, admins: () => Promise<string[]>): OutcomeSinks {
   const toAdmins = async (event: AdminEvent) => log.record({ ...event, recipients: await admins() })
   jobs.onFailed(async (job) => {
-    if (!untold.has(job.queue)) await toAdmins(jobFailedEvent(job))
+    if (!untold.has(job.queue) && !toldByThemselves.has(`${job.queue}/${job.name}`)) await toAdmins(jobFailedEvent(job))
   })
-  return { syncs: { record: toAdmins }, imports: { record: (event) => log.record(event) }, records: { record: toAdmins } }
+  return { syncs: { record: toAdmins }, imports: { record: (event) => log.record(event) }, records: { record: toAdmins }, backups: { record: toAdmins } }
 }

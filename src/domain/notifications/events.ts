@@ -10,7 +10,8 @@ export const workflowEventTypes = [
   'workflow.submitted', 'workflow.stage_activated', 'workflow.decided', 'workflow.revision_requested', 'workflow.approved',
   'workflow.rejected', 'workflow.withdrawn', 'workflow.delegated', 'workflow.due_soon', 'workflow.overdue',
 ] as const
-export const outcomeEventTypes = ['job.failed', 'sync.refused', 'sync.completed', 'publications.imported', 'record.restored', 'sync.reverted'] as const
+export const outcomeEventTypes = ['job.failed', 'sync.refused', 'sync.completed', 'publications.imported', 'record.restored', 'sync.reverted',
+  'backup.completed', 'backup.failed'] as const
 export const eventTypes = [...workflowEventTypes, ...outcomeEventTypes] as const
 export type WorkflowEventType = (typeof workflowEventTypes)[number]
 export type EventType = (typeof eventTypes)[number]

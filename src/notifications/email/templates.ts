@@ -38,6 +38,8 @@ export const eventTemplates: Readonly<Record<EventType, EventTemplate>> = {
   'publications.imported': { subject: 'New works to review: {{title}}', line: 'New works were imported for you to review: {{title}}.' },
   'record.restored': { subject: 'Record restored: {{title}}', line: 'A record was restored: {{title}}.' },
   'sync.reverted': { subject: 'Run reverted: {{title}}', line: 'A run was reverted: {{title}}.' },
+  'backup.completed': { subject: 'Backup made: {{title}}', line: 'A backup was made: {{title}}.' },
+  'backup.failed': { subject: 'Backup failed: {{title}}', line: 'A backup failed: {{title}}.' },
 }
 
 const eventText = '{{line}}\n\nOpen it: {{link}}\n\n{{footer}}\n'

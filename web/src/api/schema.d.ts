@@ -3925,6 +3925,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the backups in BACKUP_DIR, newest first
+         * @description Each file with its size and moment, and, once the service made or verified it, its counts, who made it and when it last verified; with the settings and the next scheduled run. Admins only.
+         */
+        get: operations["listBackups"];
+        put?: never;
+        /**
+         * Back up the store now
+         * @description Answers at once with the job, whose progress counts the documents written. A request while a backup waits or runs gets that job. Admins only.
+         */
+        post: operations["startBackup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backups/{file}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a backup: its key and every checksum
+         * @description Reads the whole file with the keys this service holds, as a restore would before writing anything, and records when it passed. Admins only.
+         */
+        post: operations["verifyBackup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4311,6 +4355,48 @@ export interface components {
             award?: string;
             /** @description Why the nominee deserves the award */
             statement?: string;
+        };
+        /** Backup */
+        Backup: {
+            /** @description The file name in BACKUP_DIR */
+            file: string;
+            bytes: number;
+            /**
+             * Format: date-time
+             * @description The moment the backup is consistent to (from the file name until its manifest is read)
+             */
+            created_at: string;
+            encrypted: boolean | null;
+            documents: number | null;
+            collections: {
+                [key: string]: number;
+            } | null;
+            made_by: components["schemas"]["BackupMadeBy"] | null;
+            job_id: string | null;
+            verified_at: string | null;
+            verify_error: string | null;
+        };
+        /** BackupList */
+        BackupList: {
+            /** @description Newest first */
+            items: components["schemas"]["Backup"][];
+            settings: {
+                /** @description BACKUP_DIR */
+                dir: string;
+                /** @description BACKUP_KEEP: backups kept; the oldest beyond it are removed after each new one */
+                keep: number;
+                /** @description BACKUP_EVERY in milliseconds; 0: no scheduled backup */
+                every: number;
+            };
+            next_run: string | null;
+            running_job: string | null;
+        };
+        /** BackupMadeBy */
+        BackupMadeBy: {
+            /** @description The scheduled job, or an admin through POST /api/admin/backups */
+            kind: "schedule" | "admin";
+            user: string | null;
+            email: string | null;
         };
         /** CampusSyncConfig */
         CampusSyncConfig: {
@@ -4864,7 +4950,7 @@ export interface components {
              * @description The condition, a stable name clients match on (docs/errors.md says what each means)
              * @enum {string}
              */
-            code: "ADKS_VALIDATION_FAILED" | "ADKS_REFERENCE_NOT_FOUND" | "ADKS_BODY_MALFORMED" | "ADKS_URL_MALFORMED" | "ADKS_CREDENTIALS_AMBIGUOUS" | "ADKS_BAD_REQUEST" | "ADKS_SAML_MALFORMED" | "ADKS_AUTH_REQUIRED" | "ADKS_TOKEN_INVALID" | "ADKS_API_KEY_INVALID" | "ADKS_CUSTOM_TOKEN_INVALID" | "ADKS_SAML_INVALID" | "ADKS_SAML_SIGNATURE_INVALID" | "ADKS_SAML_USER_UNUSABLE" | "ADKS_PERMISSION_DENIED" | "ADKS_API_KEY_NOT_ALLOWED" | "ADKS_STUDENT_ACCESS_DENIED" | "ADKS_RECORD_NOT_FOUND" | "ADKS_ROUTE_NOT_FOUND" | "ADKS_SCHEMA_NOT_FOUND" | "ADKS_QUEUE_NOT_FOUND" | "ADKS_JOB_NOT_FOUND" | "ADKS_SCHEDULE_NOT_FOUND" | "ADKS_IMPORT_NOT_FOUND" | "ADKS_DEGREE_NOT_CHOSEN" | "ADKS_SSO_NOT_CONFIGURED" | "ADKS_VERSION_CONFLICT" | "ADKS_WRITE_CONTENDED" | "ADKS_DUPLICATE_RECORD" | "ADKS_RECORD_REFERENCED" | "ADKS_RESTORE_CONFLICT" | "ADKS_PLAN_UNDER_REVIEW" | "ADKS_WORKFLOW_CONFLICT" | "ADKS_API_KEY_ACTIVE" | "ADKS_JOB_NOT_FAILED" | "ADKS_BODY_TOO_LARGE" | "ADKS_URL_TOO_LONG" | "ADKS_MEDIA_TYPE_UNSUPPORTED" | "ADKS_RATE_LIMITED" | "ADKS_INTERNAL" | "ADKS_SYNC_SOURCE_UNREADABLE" | "ADKS_STORE_UNAVAILABLE" | "ADKS_SHARED_STATE_UNAVAILABLE" | "ADKS_CACHE_UNAVAILABLE" | "ADKS_JOBS_UNAVAILABLE" | "ADKS_AUDIT_UNAVAILABLE" | "ADKS_SHUTTING_DOWN" | "ADKS_NOT_READY" | "ADKS_WEB_APP_NOT_BUILT";
+            code: "ADKS_VALIDATION_FAILED" | "ADKS_REFERENCE_NOT_FOUND" | "ADKS_BODY_MALFORMED" | "ADKS_URL_MALFORMED" | "ADKS_CREDENTIALS_AMBIGUOUS" | "ADKS_BAD_REQUEST" | "ADKS_SAML_MALFORMED" | "ADKS_AUTH_REQUIRED" | "ADKS_TOKEN_INVALID" | "ADKS_API_KEY_INVALID" | "ADKS_CUSTOM_TOKEN_INVALID" | "ADKS_SAML_INVALID" | "ADKS_SAML_SIGNATURE_INVALID" | "ADKS_SAML_USER_UNUSABLE" | "ADKS_PERMISSION_DENIED" | "ADKS_API_KEY_NOT_ALLOWED" | "ADKS_STUDENT_ACCESS_DENIED" | "ADKS_RECORD_NOT_FOUND" | "ADKS_ROUTE_NOT_FOUND" | "ADKS_SCHEMA_NOT_FOUND" | "ADKS_QUEUE_NOT_FOUND" | "ADKS_JOB_NOT_FOUND" | "ADKS_SCHEDULE_NOT_FOUND" | "ADKS_BACKUP_NOT_FOUND" | "ADKS_IMPORT_NOT_FOUND" | "ADKS_DEGREE_NOT_CHOSEN" | "ADKS_SSO_NOT_CONFIGURED" | "ADKS_VERSION_CONFLICT" | "ADKS_WRITE_CONTENDED" | "ADKS_DUPLICATE_RECORD" | "ADKS_RECORD_REFERENCED" | "ADKS_RESTORE_CONFLICT" | "ADKS_PLAN_UNDER_REVIEW" | "ADKS_WORKFLOW_CONFLICT" | "ADKS_API_KEY_ACTIVE" | "ADKS_JOB_NOT_FAILED" | "ADKS_BODY_TOO_LARGE" | "ADKS_URL_TOO_LONG" | "ADKS_MEDIA_TYPE_UNSUPPORTED" | "ADKS_BACKUP_INVALID" | "ADKS_RATE_LIMITED" | "ADKS_INTERNAL" | "ADKS_SYNC_SOURCE_UNREADABLE" | "ADKS_STORE_UNAVAILABLE" | "ADKS_SHARED_STATE_UNAVAILABLE" | "ADKS_CACHE_UNAVAILABLE" | "ADKS_JOBS_UNAVAILABLE" | "ADKS_AUDIT_UNAVAILABLE" | "ADKS_SHUTTING_DOWN" | "ADKS_NOT_READY" | "ADKS_WEB_APP_NOT_BUILT";
         };
         /**
          * Faculty
@@ -5909,7 +5995,7 @@ export interface components {
         Notification: {
             _id: string;
             /** @description The event type (docs/notifications.md) */
-            type: "workflow.submitted" | "workflow.stage_activated" | "workflow.decided" | "workflow.revision_requested" | "workflow.approved" | "workflow.rejected" | "workflow.withdrawn" | "workflow.delegated" | "workflow.due_soon" | "workflow.overdue" | "job.failed" | "sync.refused" | "sync.completed" | "publications.imported" | "record.restored" | "sync.reverted";
+            type: "workflow.submitted" | "workflow.stage_activated" | "workflow.decided" | "workflow.revision_requested" | "workflow.approved" | "workflow.rejected" | "workflow.withdrawn" | "workflow.delegated" | "workflow.due_soon" | "workflow.overdue" | "job.failed" | "sync.refused" | "sync.completed" | "publications.imported" | "record.restored" | "sync.reverted" | "backup.completed" | "backup.failed";
             /** @description The id of what it is about: an entity, a job, a sync run */
             subject: string;
             title: string;
@@ -9190,8 +9276,17 @@ export interface operations {
                             properties?: string[];
                         }[];
                         total: number;
+                        /** @description The class schema's version: the SHA-256 of its definitions, as the store holds them; also the ETag of every /api/schemas answer */
+                        version: string;
                     };
                 };
+            };
+            /** @description Not modified: the If-None-Match header names the current version */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -9222,6 +9317,13 @@ export interface operations {
                         [key: string]: unknown;
                     };
                 };
+            };
+            /** @description Not modified: the If-None-Match header names the current version */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -17748,7 +17850,7 @@ export interface operations {
                 "application/json": {
                     /** @description http(s); a loopback, link-local or private address (or a name resolving to one) is refused unless WEBHOOK_ALLOW_PRIVATE is true */
                     url: string;
-                    /** @description Event types to receive: workflow.submitted, workflow.stage_activated, workflow.decided, workflow.revision_requested, workflow.approved, workflow.rejected, workflow.withdrawn, workflow.delegated, workflow.due_soon, workflow.overdue, job.failed, sync.refused, sync.completed, publications.imported, record.restored, sync.reverted */
+                    /** @description Event types to receive: workflow.submitted, workflow.stage_activated, workflow.decided, workflow.revision_requested, workflow.approved, workflow.rejected, workflow.withdrawn, workflow.delegated, workflow.due_soon, workflow.overdue, job.failed, sync.refused, sync.completed, publications.imported, record.restored, sync.reverted, backup.completed, backup.failed */
                     events: string[];
                     description?: string;
                     /** @description Default true on creation; left out on update, it keeps its value */
@@ -17815,7 +17917,7 @@ export interface operations {
                 "application/json": {
                     /** @description http(s); a loopback, link-local or private address (or a name resolving to one) is refused unless WEBHOOK_ALLOW_PRIVATE is true */
                     url: string;
-                    /** @description Event types to receive: workflow.submitted, workflow.stage_activated, workflow.decided, workflow.revision_requested, workflow.approved, workflow.rejected, workflow.withdrawn, workflow.delegated, workflow.due_soon, workflow.overdue, job.failed, sync.refused, sync.completed, publications.imported, record.restored, sync.reverted */
+                    /** @description Event types to receive: workflow.submitted, workflow.stage_activated, workflow.decided, workflow.revision_requested, workflow.approved, workflow.rejected, workflow.withdrawn, workflow.delegated, workflow.due_soon, workflow.overdue, job.failed, sync.refused, sync.completed, publications.imported, record.restored, sync.reverted, backup.completed, backup.failed */
                     events: string[];
                     description?: string;
                     /** @description Default true on creation; left out on update, it keeps its value */
@@ -18127,6 +18229,105 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBackups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startBackup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    verifyBackup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A file name as the list gives it, adks-<time>.backup */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Backup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The file does not check; the message names what is wrong (ADKS_BACKUP_INVALID) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -24,6 +24,8 @@ export const happened: Readonly<Record<NotificationType, string>> = {
   'publications.imported': 'New publications to review',
   'record.restored': 'A record was restored',
   'sync.reverted': 'A run was reverted',
+  'backup.completed': 'A backup was made',
+  'backup.failed': 'A backup failed',
 }
 
 /**
