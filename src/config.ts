@@ -70,6 +70,7 @@ export const EnvSchema = Type.Object({
   NOTIFICATION_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30, description: 'days delivery records are kept' }),
   KEY_USAGE_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 90, description: 'days the worker keeps API key usage entries' }),
   HISTORY_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 36500, default: 3650, description: "days records' revisions are kept (each record's latest always is)" }),
+  SCHEMA_MIGRATE: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('off')], { description: 'auto: start-up applies pending schema migrations (after a backup); off: start-up stops and names them (npm run schema:migrate applies them). auto by default outside production' })),
   BACKUP_KEY: Type.Optional(Type.String({ minLength: 1, description: '32 random bytes, as 64 hex digits or base64: the key backups are encrypted with (SECRETS_KEY when unset)' })),
   BACKUP_DIR: Type.Optional(Type.String({ minLength: 1, description: 'where scheduled and requested backups are written (DATA_DIR/backups by default)' })),
   BACKUP_KEEP: Type.Integer({ minimum: 1, maximum: 1000, default: 14, description: 'backups kept in BACKUP_DIR; the oldest beyond this are removed after each new one' }),
@@ -154,6 +155,8 @@ export interface Config {
   readonly searchRefreshMs?: number
   readonly keyUsageRetentionDays: number
   readonly historyRetentionDays: number
+  /** Whether start-up applies pending schema migrations (DESIGN 3.2). */
+  readonly schemaMigrate: 'auto' | 'off'
   readonly backups: {
     /** BACKUP_KEY, else SECRETS_KEY: what backups are encrypted with; absent, only a development key or --no-encrypt remain. */
     readonly key?: { readonly bytes: Buffer; readonly source: 'BACKUP_KEY' | 'SECRETS_KEY' }
@@ -329,6 +332,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>> 
     ...(e.SEARCH_REFRESH_INTERVAL ? { searchRefreshMs: seconds(e.SEARCH_REFRESH_INTERVAL) * 1000 } : {}),
     keyUsageRetentionDays: e.KEY_USAGE_RETENTION_DAYS,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
+    schemaMigrate: e.SCHEMA_MIGRATE ?? (e.NODE_ENV === 'production' ? 'off' : 'auto'),
     backups: {
       ...(backupKey ? { key: { bytes: backupKey, source: 'BACKUP_KEY' as const } } : secretsKey ? { key: { bytes: secretsKey, source: 'SECRETS_KEY' as const } } : {}),
       dir: e.BACKUP_DIR ? resolve(e.BACKUP_DIR) : join(dataDir, 'backups'),

@@ -37,7 +37,9 @@ import { checkStoredClientSecret } from './campus-sync/client-secret.js'
 import { registerCampusSyncJobs } from './campus-sync/jobs.js'
 import { openStore } from './store/open.js'
 import { ensureStoreIndexes, systemCollections } from './indexes.js'
-import { reconcileSchema } from './migrations/reconcile.js'
+import { evolveSchema } from './migrations/reconcile.js'
+import { loadMigrations } from './migrations/apply.js'
+import { backupBeforeMigrating } from './backups/before-migrating.js'
 import type { Store } from './store/port.js'
 import { wireOutcomes, type OutcomeSinks } from './notifications/outcomes.js'
 import { registerRevertJobs } from './reverts/jobs.js'
@@ -130,8 +132,6 @@ async function servicesOn(opened: Store, config: Config, schema: CompiledSchema,
   const cluster = await joinCluster(opened, config.redisUrl, config.redisPrefix, log)
   const store = cluster.store
   await ensureStoreIndexes(store, schema)
-  // A changed class schema applies only if no stored record breaks; otherwise start-up stops here with the report.
-  await reconcileSchema(store, schema)
   const keys = await signingKeys(config)
   const secrets = await secretBox(config)
   const records = new RecordService(store, schema)
@@ -140,6 +140,13 @@ async function servicesOn(opened: Store, config: Config, schema: CompiledSchema,
     for (const name of historyCollections(schema)) await store.ensureIndexes(name, [pendingIndex])
     await sweepHistory(store, schema, records.history, new Date())
   }
+  // Pending migrations apply (after a backup) where allowed, and a changed class schema applies only if
+  // no stored record breaks; otherwise start-up stops here with the report.
+  await evolveSchema(store, schema, records, {
+    migrations: await loadMigrations(config.schemaDir),
+    migrate: config.schemaMigrate === 'auto',
+    backup: (was) => backupBeforeMigrating(store, was, config),
+  })
   const history = new HistoryReader(store)
   installRequirementChecks(records, schema)
   installCourseCodeCheck(records, schema)

@@ -4,6 +4,8 @@ import type { Store } from '../store/port.js'
 import { schemaChanges } from './changes.js'
 import { changeReport, checkChanges, type CheckedChange } from './check.js'
 import { storedSchema, storeSchema } from './state.js'
+import { applyMigrations, checkMigrations, markApplied, MigrationRefused, pendingMigrations, type Migration } from './apply.js'
+import type { RecordService } from '../records/service.js'
 
 /** What start-up would do, or did: the schema files against the store's. */
 export interface SchemaPlan {
@@ -32,15 +34,42 @@ export async function planSchema(store: Store, schema: CompiledSchema): Promise<
   return { status: changes.some((c) => c.breaks > 0) ? 'refused' : 'applies', from: stored.hash, to: schema.hash, changes }
 }
 
+export interface EvolveOptions {
+  /** The files of `schema/migrations`, in order (apply.ts loadMigrations). */
+  readonly migrations: readonly Migration[]
+  /** Apply pending migrations (SCHEMA_MIGRATE=auto, or npm run schema:migrate); else stop and name them. */
+  readonly migrate: boolean
+  /** Taken before any migration writes: a backup of the store as it was, under the stored schema `was`. */
+  readonly backup?: (was: CompiledSchema) => Promise<void>
+  readonly now?: Date
+}
+
 /**
- * At start-up (DESIGN 3.2): the store learns the files' schema at its first start; later, a changed
- * schema applies when no stored record breaks (compatible changes never do) and is recorded with what
- * changed, and otherwise start-up stops with the report.
+ * At start-up (DESIGN 3.2): the store learns the files' schema at its first start (the migrations there
+ * then are history, counted as applied); later, pending migrations are checked against every record
+ * they touch and, allowed to, applied after a backup; then the schema applies when no stored record
+ * breaks (compatible changes never do) and is recorded with what changed, and otherwise start-up stops
+ * with the report.
  */
-export async function reconcileSchema(store: Store, schema: CompiledSchema, now: Date = new Date()): Promise<SchemaPlan> {
+export async function evolveSchema(store: Store, schema: CompiledSchema, records: RecordService, options: EvolveOptions): Promise<SchemaPlan> {
+  const now = options.now ?? new Date()
+  const stored = await storedSchema(store)
+  if (!stored) {
+    await storeSchema(store, schema.source, schema.hash, now)
+    await markApplied(store, options.migrations)
+    return { status: 'first', to: schema.hash, changes: [] }
+  }
+  const pending = await pendingMigrations(store, options.migrations)
+  if (pending.length) {
+    const names = pending.map((m) => m.name).join(', ')
+    if (!options.migrate) throw new MigrationRefused(`schema migrations ${names} are pending; apply them with npm run schema:migrate (or start with SCHEMA_MIGRATE=auto)`)
+    const was = new CompiledSchema(buildModel(stored.files), stored.files)
+    await checkMigrations(store, was, schema, pending)
+    await options.backup?.(was)
+    await applyMigrations(store, records, was, pending)
+  }
   const plan = await planSchema(store, schema)
   if (plan.status === 'refused') throw new SchemaChangeRefused(plan)
-  if (plan.status === 'first') await storeSchema(store, schema.source, schema.hash, now)
-  if (plan.status === 'applies') await storeSchema(store, schema.source, schema.hash, now, { from: plan.from!, changes: plan.changes.map((c) => c.text) })
+  if (plan.status === 'applies') await storeSchema(store, schema.source, schema.hash, now, { from: plan.from!, changes: [...pending.map((m) => `migration ${m.name}`), ...plan.changes.map((c) => c.text)] })
   return plan
 }

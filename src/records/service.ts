@@ -405,6 +405,41 @@ export class RecordService {
     throw new WriteContended(`${id} is being changed by others too often; try again`)
   }
 
+  /**
+   * Rewrites a stored record whole, as a schema migration does (migrations/apply.ts): `transform` gets
+   * the record as stored (without its internal fields) and gives it as the files' schema wants it, or
+   * the same object to leave it. The result must be a valid record of its class; it is written as any
+   * update is, compare-and-set with its revision. False when the record is gone or was left as it was.
+   */
+  async rewrite(id: string, transform: (record: Record<string, unknown>) => Record<string, unknown>): Promise<boolean> {
+    const cls = this.schema.classOfId(id)
+    if (!cls) throw new RecordNotFound(`${id} not found`)
+    const collection = this.collectionOf(cls)
+    for (let attempt = 0; attempt < updateAttempts; attempt++) {
+      const current: ApiRecord | null = await collection.findById(id, { omit: lookupFields })
+      if (!current) return false
+      const stored = strip(current)
+      const wanted = transform(stored)
+      if (wanted === stored || !changesContent(patchOf(stored, wanted as Doc))) return false
+      const problem = this.schema.validators.problem(cls.name, 'record', wanted)
+      if (problem) throw new ValidationFailed(`${id}: ${problem}`)
+      const stamp = this.now().toISOString()
+      const next: Doc = { ...wanted, ...derivedFields(cls, wanted), _id: id, _updated_at: stamp, _version: current._version + 1 }
+      const $set: Record<string, unknown> = {}
+      for (const [field, value] of Object.entries(next)) if (field !== '_version' && JSON.stringify(value) !== JSON.stringify(current[field])) $set[field] = value
+      const gone = Object.keys(current).filter((field) => !(field in next) && field !== '_revision')
+      const update = { $set, $inc: { _version: 1 }, ...(gone.length ? { $unset: Object.fromEntries(gone.map((field) => [field, true as const])) } : {}) }
+      const written = this.keepsHistory(cls)
+        ? await this.history.update(collection, current, update, this.revision(cls, id, next._version as number, opOf(current, next), patchOf(current, next), stamp))
+        : (await collection.updateOne({ _id: id, _version: current._version }, update)) !== null
+      if (written) {
+        this.changed(cls, id, 'update')
+        return true
+      }
+    }
+    throw new WriteContended(`${id} is being changed by others too often; try again`)
+  }
+
   /** Deletes the record, which no other may reference; kept in the trash where its class keeps history. */
   async remove(id: string): Promise<void> {
     const cls = this.schema.classOfId(id)

@@ -57,7 +57,8 @@ export const schemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/api/schemas', {
     config: { policy: allow.signedIn },
     schema: {
-      tags: ['Schemas'], summary: 'List every class and enum',
+      // Named as a list though its answer also carries the schema's version, which the derived name would not allow.
+      tags: ['Schemas'], summary: 'List every class and enum', operationId: 'listSchemas',
       querystring: Type.Object({ format: Type.Optional(Type.String({ enum: ['full', 'summary'], description: 'summary: names and property names only' })) }, { additionalProperties: false }),
       response: { 200: Summary, 304: NotModified, ...errorResponses(400, 401) },
     },
