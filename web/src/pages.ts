@@ -59,6 +59,7 @@ export const pages: readonly Page[] = [
   { path: '/admin/audit', load: () => import('./pages/admin/audit') },
   { path: '/admin/cache', load: () => import('./pages/admin/cache') },
   { path: '/admin/trash', load: () => import('./pages/history/trash') },
+  { path: '/admin/backups', load: () => import('./pages/admin/backups') },
 
   { path: '/settings/api-keys', load: () => import('./pages/api-keys'), nav: { label: 'API keys' } },
 ]
