@@ -144,7 +144,7 @@ files() {
     test/notifications/in-app.test.ts test/notifications/domains.test.ts test/notifications/email.test.ts \
     test/notifications/digest.test.ts test/notifications/outcome-*.test.ts test/notifications/webhook-routes.test.ts \
     test/notifications/webhook-delivery.test.ts test/notifications/webhook-guards.test.ts test/notifications/webhook-load.test.ts \
-    test/history/*.test.ts)
+    test/history/*.test.ts test/migrations/instances.test.ts)
 }
 
 mongodb_pass() {

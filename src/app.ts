@@ -1,3 +1,5 @@
+import { SchemaGuard } from './migrations/guard.js'
+import { installSchemaGuard } from './http/schema-guard.js'
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import type { DestinationStream } from 'pino'
 import { CommitteeGroups } from './workflows/committee-groups.js'
@@ -134,6 +136,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     installJsonBodies(app)
     installValidation(app)
     installWriteActor(app)
+    installSchemaGuard(app, new SchemaGuard(services.store, schema.hash))
     app.addSchema(ErrorBody)
     await app.register(docsPlugin, { publicUrl: config.publicUrl, tags })
     await app.register(authPlugin, { config, ...services })

@@ -64,6 +64,7 @@ export const errorTable = {
   ADKS_SHARED_STATE_UNAVAILABLE: { status: 503, condition: 'Redis, which holds sign-in state and once-only claims shared by instances, does not answer', headers: retrySoon },
   ADKS_CACHE_UNAVAILABLE: { status: 503, condition: 'The response cache cannot be cleared or read for an admin request', headers: retrySoon },
   ADKS_JOBS_UNAVAILABLE: { status: 503, condition: 'The job queue (Redis) does not answer', headers: retrySoon },
+  ADKS_SCHEMA_CHANGED: { status: 503, condition: 'Another instance has migrated the store to a newer class schema; this instance answers reads but refuses writes until it is restarted', headers: retrySoon },
   ADKS_AUDIT_UNAVAILABLE: { status: 503, condition: 'The access or change could not be written to the audit log, so its answer is withheld', headers: retrySoon },
   ADKS_SHUTTING_DOWN: { status: 503, condition: 'The instance is shutting down and did not serve the request; send it again', headers: retrySoon },
   ADKS_NOT_READY: { status: 503, condition: '/ready: a backing service (store or Redis) does not answer; the body names which', headers: retrySoon },
@@ -153,3 +154,4 @@ export const JobsUnavailable = coded('ADKS_JOBS_UNAVAILABLE')
 export const WebAppNotBuilt = coded('ADKS_WEB_APP_NOT_BUILT')
 export const UrlTooLong = coded('ADKS_URL_TOO_LONG')
 export const ShuttingDown = coded('ADKS_SHUTTING_DOWN')
+export const SchemaChanged = coded('ADKS_SCHEMA_CHANGED')

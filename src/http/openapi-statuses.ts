@@ -41,9 +41,9 @@ function isShared(status: string, response: unknown): boolean {
  * The answers every route of a kind can give, whether or not its own schema lists them: the request gate
  * refuses a missing or bad credential (401), a caller or API key the route's policy does not admit (403),
  * and, on a route the rate limiter counts, a caller over the limit (429); validation refuses bad input (400), the body parser a body over
- * the limit (413) or of another media type (415).
+ * the limit (413) or of another media type (415); a write, an instance whose schema the store has moved past (503).
  */
-function addStatuses(operation: Operation, throttled: boolean): void {
+function addStatuses(operation: Operation, throttled: boolean, writes: boolean): void {
   const { responses } = operation
   const add = (status: string) => { responses[status] ??= shared(status) }
   if (operation.parameters?.length || operation.requestBody) add('400')
@@ -56,6 +56,8 @@ function addStatuses(operation: Operation, throttled: boolean): void {
     add('415')
   }
   if (throttled) add('429')
+  // An instance left on an older class schema refuses writes (ADKS_SCHEMA_CHANGED).
+  if (writes) add('503')
   for (const [status, response] of Object.entries(responses)) if (isShared(status, response)) responses[status] = shared(status)
 }
 
@@ -79,12 +81,12 @@ function optionalDefaults(schema: unknown): void {
 export function completeOperations(doc: OpenApiDocument, unthrottled: ReadonlySet<string>): void {
   const paths = doc.paths as Record<string, Record<string, Operation>>
   for (const methods of Object.values(paths)) {
-    for (const operation of Object.values(methods)) {
+    for (const [method, operation] of Object.entries(methods)) {
       for (const parameter of operation.parameters ?? []) {
         if (parameter.in !== 'path' && parameter.schema?.default !== undefined) parameter.required = false
       }
       for (const media of Object.values(operation.requestBody?.content ?? {})) optionalDefaults(media.schema)
-      addStatuses(operation, !unthrottled.has(operation.operationId ?? ''))
+      addStatuses(operation, !unthrottled.has(operation.operationId ?? ''), !['get', 'head', 'options'].includes(method))
     }
   }
   doc.components.responses = Object.fromEntries(Object.values(errors).map(({ name, description }) =>
