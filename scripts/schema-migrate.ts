@@ -7,8 +7,9 @@
 import { backupBeforeMigrating } from '../src/backups/before-migrating.js'
 import { loadConfig } from '../src/config.js'
 import { ensureStoreIndexes } from '../src/indexes.js'
-import { loadMigrations, MigrationRefused, pendingMigrations } from '../src/migrations/apply.js'
-import { evolveSchema, SchemaChangeRefused } from '../src/migrations/reconcile.js'
+import { loadMigrations, pendingMigrations } from '../src/migrations/apply.js'
+import { SchemaEvolutionError } from '../src/migrations/errors.js'
+import { evolveSchema } from '../src/migrations/reconcile.js'
 import { RecordService } from '../src/records/service.js'
 import { compileSchema, SchemaError } from '../src/schema/index.js'
 import { openStore } from '../src/store/open.js'
@@ -31,7 +32,7 @@ async function main(): Promise<string> {
 }
 
 main().then((line) => console.log(line), (error: unknown) => {
-  if (error instanceof SchemaError || error instanceof DataDirInUseError || error instanceof SchemaChangeRefused || error instanceof MigrationRefused) console.error(error.message)
+  if (error instanceof SchemaError || error instanceof DataDirInUseError || error instanceof SchemaEvolutionError) console.error(error.message)
   else console.error(`schema:migrate failed: ${error instanceof Error ? error.message : String(error)}`)
   process.exit(1)
 })

@@ -6,8 +6,7 @@ import { signingKeys } from './auth/keys.js'
 import type { UserRecord } from './auth/users.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { scheduleMaintenanceJobs } from './jobs/maintenance.js'
-import { MigrationRefused } from './migrations/apply.js'
-import { SchemaChangeRefused } from './migrations/reconcile.js'
+import { SchemaEvolutionError } from './migrations/errors.js'
 import { SchemaError } from './schema/index.js'
 import { DataDirInUseError } from './store/port.js'
 
@@ -42,7 +41,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // Configuration, schema and data-directory faults are the operator's to fix: one clear line, no stack.
-  if (error instanceof ConfigError || error instanceof SchemaError || error instanceof DataDirInUseError || error instanceof SchemaChangeRefused || error instanceof MigrationRefused) console.error(error.message)
+  if (error instanceof ConfigError || error instanceof SchemaError || error instanceof DataDirInUseError || error instanceof SchemaEvolutionError) console.error(error.message)
   else console.error(error)
   process.exit(1)
 })

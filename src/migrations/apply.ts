@@ -1,3 +1,4 @@
+import { SchemaEvolutionError } from './errors.js'
 import { Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { readdir, readFile } from 'node:fs/promises'
@@ -85,7 +86,7 @@ async function* affected(store: Store, was: CompiledSchema, migrations: readonly
 }
 
 /** A migration refused whole: after it some records would be invalid under the files' schema. */
-export class MigrationRefused extends Error {
+export class MigrationRefused extends SchemaEvolutionError {
   override name = 'MigrationRefused'
 }
 

@@ -1,9 +1,11 @@
+import { SchemaEvolutionError } from './errors.js'
 import { buildModel } from '../schema/check.js'
 import { CompiledSchema } from '../schema/index.js'
 import type { Store } from '../store/port.js'
 import { schemaChanges } from './changes.js'
 import { changeReport, checkChanges, type CheckedChange } from './check.js'
-import { storedSchema, storeSchema } from './state.js'
+import { hostname } from 'node:os'
+import { storedSchema, storeSchema, withMigrationLease } from './state.js'
 import { applyMigrations, checkMigrations, markApplied, MigrationRefused, pendingMigrations, type Migration } from './apply.js'
 import type { RecordService } from '../records/service.js'
 
@@ -17,7 +19,7 @@ export interface SchemaPlan {
 }
 
 /** A schema change start-up will not apply: stored records would break. The message is the whole report. */
-export class SchemaChangeRefused extends Error {
+export class SchemaChangeRefused extends SchemaEvolutionError {
   override name = 'SchemaChangeRefused'
   constructor(readonly plan: SchemaPlan) {
     super(changeReport(plan.changes))
@@ -64,9 +66,14 @@ export async function evolveSchema(store: Store, schema: CompiledSchema, records
     const names = pending.map((m) => m.name).join(', ')
     if (!options.migrate) throw new MigrationRefused(`schema migrations ${names} are pending; apply them with npm run schema:migrate (or start with SCHEMA_MIGRATE=auto)`)
     const was = new CompiledSchema(buildModel(stored.files), stored.files)
-    await checkMigrations(store, was, schema, pending)
-    await options.backup?.(was)
-    await applyMigrations(store, records, was, pending)
+    await withMigrationLease(store, `${hostname()}:${process.pid}`, async () => {
+      // Another process may have applied some while this one waited for the lease.
+      const still = await pendingMigrations(store, options.migrations)
+      if (!still.length) return
+      await checkMigrations(store, was, schema, still)
+      await options.backup?.(was)
+      await applyMigrations(store, records, was, still)
+    })
   }
   const plan = await planSchema(store, schema)
   if (plan.status === 'refused') throw new SchemaChangeRefused(plan)

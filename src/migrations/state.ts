@@ -1,5 +1,6 @@
+import { SchemaEvolutionError } from './errors.js'
 import type { RawFile } from '../schema/load.js'
-import type { Doc, Store } from '../store/port.js'
+import { DuplicateKeyError, type Doc, type Store } from '../store/port.js'
 
 export const schemaStateCollection = 'schema_state'
 
@@ -33,4 +34,41 @@ export async function storeSchema(store: Store, files: readonly RawFile[], hash:
   }
   const state: StoredSchema = { _id: currentId, hash, files, updated_at: at.toISOString() }
   await collection.upsertOne({ _id: currentId }, state)
+}
+
+interface Lease extends Doc {
+  readonly holder: string
+  readonly expires_at: string
+}
+
+const leaseId = 'lease'
+
+/**
+ * Runs `work` holding the store's migration lease, so that of several instances starting on one shared
+ * store with new schema files one migrates; another is refused at once (and, restarted once the first is
+ * done, finds nothing left to do). A lease a crashed holder left lapses after `ttlMs`.
+ */
+export async function withMigrationLease<R>(store: Store, holder: string, work: () => Promise<R>, ttlMs = 10 * 60 * 1000): Promise<R> {
+  const leases = store.collection<Lease>(schemaStateCollection)
+  const now = new Date()
+  const lease: Lease = { _id: leaseId, holder, expires_at: new Date(now.getTime() + ttlMs).toISOString() }
+  try {
+    await leases.insertOne(lease)
+  } catch (error) {
+    if (!(error instanceof DuplicateKeyError)) throw error
+    const taken = await leases.updateOne({ _id: leaseId, expires_at: { $lt: now.toISOString() } }, { $set: { holder, expires_at: lease.expires_at } })
+    if (!taken) {
+      const other = await leases.findById(leaseId)
+      throw new LeaseHeld(`another process (${other?.holder ?? 'unknown'}) is migrating the store until ${other?.expires_at ?? 'soon'}; start again once it is done`)
+    }
+  }
+  try {
+    return await work()
+  } finally {
+    await leases.deleteOne({ _id: leaseId, holder })
+  }
+}
+
+export class LeaseHeld extends SchemaEvolutionError {
+  override name = 'LeaseHeld'
 }
