@@ -23,7 +23,10 @@ async function main(): Promise<string> {
   try {
     await ensureStoreIndexes(store, schema)
     const pending = await pendingMigrations(store, migrations)
-    const plan = await evolveSchema(store, schema, new RecordService(store, schema), { migrations, migrate: true, backup: (was) => backupBeforeMigrating(store, was, config) })
+    const plan = await evolveSchema(store, schema, new RecordService(store, schema), {
+      migrations, migrate: true, backup: (was) => backupBeforeMigrating(store, was, config),
+      progress: (name, done) => console.log(`migrating ${name}: ${done} records gone through`),
+    })
     const applied = pending.length ? `applied ${pending.map((m) => m.name).join(', ')}; ` : 'no migration pending; '
     return `${applied}the store's schema is ${plan.to.slice(0, 12)}${plan.status === 'applies' ? ` (${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'} recorded)` : ''}`
   } finally {

@@ -44,6 +44,8 @@ export interface EvolveOptions {
   /** Taken before any migration writes: a backup of the store as it was, under the stored schema `was`. */
   readonly backup?: (was: CompiledSchema) => Promise<void>
   readonly now?: Date
+  /** Told, after each batch, how many records of a migration have been gone through. */
+  readonly progress?: (migration: string, done: number) => void
 }
 
 /**
@@ -72,7 +74,7 @@ export async function evolveSchema(store: Store, schema: CompiledSchema, records
       if (!still.length) return
       await checkMigrations(store, was, schema, still)
       await options.backup?.(was)
-      await applyMigrations(store, records, was, still)
+      await applyMigrations(store, records, was, still, options.progress)
     })
   }
   const plan = await planSchema(store, schema)

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os'
 import { SchemaEvolutionError } from './errors.js'
 import type { RawFile } from '../schema/load.js'
 import { DuplicateKeyError, type Doc, type Store } from '../store/port.js'
@@ -56,9 +57,12 @@ export async function withMigrationLease<R>(store: Store, holder: string, work: 
     await leases.insertOne(lease)
   } catch (error) {
     if (!(error instanceof DuplicateKeyError)) throw error
-    const taken = await leases.updateOne({ _id: leaseId, expires_at: { $lt: now.toISOString() } }, { $set: { holder, expires_at: lease.expires_at } })
+    const other = await leases.findById(leaseId)
+    // A holder that cannot be running any more left its lease behind: on the embedded store this process
+    // holds the data directory alone, and a holder on this host whose process is gone was killed.
+    const stale = store.kind === 'embedded' || (other !== null && !alive(other.holder))
+    const taken = await leases.updateOne({ _id: leaseId, ...(stale ? { holder: other?.holder ?? '' } : { expires_at: { $lt: now.toISOString() } }) }, { $set: { holder, expires_at: lease.expires_at } })
     if (!taken) {
-      const other = await leases.findById(leaseId)
       throw new LeaseHeld(`another process (${other?.holder ?? 'unknown'}) is migrating the store until ${other?.expires_at ?? 'soon'}; start again once it is done`)
     }
   }
@@ -66,6 +70,18 @@ export async function withMigrationLease<R>(store: Store, holder: string, work: 
     return await work()
   } finally {
     await leases.deleteOne({ _id: leaseId, holder })
+  }
+}
+
+/** Whether a holder (`<host>:<pid>`) may still be running: one of another host is taken to be. */
+function alive(holder: string): boolean {
+  const [host, pid] = holder.split(':')
+  if (host !== hostname() || !Number(pid)) return true
+  try {
+    process.kill(Number(pid), 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 
