@@ -28,6 +28,7 @@ const noRecordWrites: Readonly<Record<string, string>> = {
   'POST /api/queues/{queueName}/jobs/{jobId}/retry': 'jobs', 'POST /api/queues/{queueName}/pause': 'jobs', 'POST /api/queues/{queueName}/resume': 'jobs',
   'POST /api/schedulers/{queueName}': 'schedules', 'DELETE /api/schedulers/{queueName}/{id}': 'schedules',
   'PUT /api/schedulers/publication-sync': 'schedules', 'DELETE /api/schedulers/publication-sync': 'schedules',
+  'POST /api/admin/backups': 'a backup writes a file and its bookkeeping, no record', 'POST /api/admin/backups/{file}/verify': 'a verification notes when, on the backup\'s bookkeeping',
   'POST /api/admin/cache/clear': 'the cache', 'POST /api/admin/cache/clear/all': 'the cache', 'POST /api/admin/cache/clear/people': 'the cache', 'POST /api/admin/cache/clear/courses': 'the cache',
   'POST /api/auth/logout': 'sign-in state', 'POST /api/auth/token': 'sign-in state', 'POST /api/auth/custom-token': 'sign-in state',
   'POST /api/auth/saml/callback': 'sign-in (users keep no history)', 'POST /api/auth/login': 'sign-in state', 'POST /api/auth/refresh': 'sign-in state',
