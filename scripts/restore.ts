@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util'
 import { BackupError } from '../src/backups/archive.js'
 import { keysForReading } from '../src/backups/keys.js'
 import { restoreBackup } from '../src/backups/restore.js'
+import { loadMigrations } from '../src/migrations/apply.js'
 import { loadConfig } from '../src/config.js'
 import { compileSchema } from '../src/schema/index.js'
 import { openStore } from '../src/store/open.js'
@@ -26,10 +27,11 @@ async function main(): Promise<string> {
   const keys = await keysForReading(config)
   const store = await openStore(config, [])
   try {
-    const report = await restoreBackup(store, { file, keys, schema, replace: values.replace ?? false })
+    const report = await restoreBackup(store, { file, keys, schema, replace: values.replace ?? false, migrations: await loadMigrations(config.schemaDir) })
     const chain = report.auditChain.intact ? `audit chain intact (${report.auditChain.checked} entries)` : `AUDIT CHAIN BROKEN at ${report.auditChain.firstBrokenAt}: ${report.auditChain.reason}`
     if (!report.auditChain.intact) throw new BackupError(`restored ${report.documents} documents, but the ${chain}`)
-    return `restored ${report.documents} documents in ${Object.keys(report.manifest.collections).length} collections as of ${report.manifest.created_at} into the ${store.kind} store${report.replaced.length ? `, replacing ${report.replaced.length} collections` : ''}; ${chain}`
+    const forward = report.manifest.schema.hash === schema.hash ? '' : `; it was made under an older class schema (${report.manifest.schema.hash.slice(0, 12)}), which the next start brings forward through the migrations (or npm run schema:migrate)`
+    return `restored ${report.documents} documents in ${Object.keys(report.manifest.collections).length} collections as of ${report.manifest.created_at} into the ${store.kind} store${report.replaced.length ? `, replacing ${report.replaced.length} collections` : ''}; ${chain}${forward}`
   } finally {
     await store.close()
   }
@@ -37,7 +39,7 @@ async function main(): Promise<string> {
 
 main().then((line) => console.log(line), (error: unknown) => {
   if (error instanceof BackupError) console.error(`restore: ${error.message}`)
-  else if (error instanceof DataDirInUseError) console.error(`restore: ${error.message}; stop the service before restoring into its data directory`)
+  else if (error instanceof DataDirInUseError) console.error(`restore: DATA_DIR ${error.dir} is held by a running service; stop it before restoring into its data directory`)
   else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) console.error(`restore: ${(error as Error).message}\n${usage}`)
   else console.error(`restore failed: ${error instanceof Error ? error.message : String(error)}`)
   process.exit(1)
