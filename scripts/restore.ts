@@ -25,7 +25,9 @@ async function main(): Promise<string> {
   const config = loadConfig()
   const schema = await compileSchema(config.schemaDir)
   const keys = await keysForReading(config)
-  const store = await openStore(config, [])
+  // No commit of a restore needs to reach the disk on its own: one cut short is run again with --replace,
+  // and closing the store checkpoints the whole of it to the database file, flushed.
+  const store = await openStore({ ...config, embedded: { ...config.embedded, synchronous: 'normal' } }, [])
   try {
     const report = await restoreBackup(store, { file, keys, schema, replace: values.replace ?? false, migrations: await loadMigrations(config.schemaDir) })
     const chain = report.auditChain.intact ? `audit chain intact (${report.auditChain.checked} entries)` : `AUDIT CHAIN BROKEN at ${report.auditChain.firstBrokenAt}: ${report.auditChain.reason}`
