@@ -2,6 +2,7 @@ import { EJSON } from 'bson'
 import { historyCollections } from '../history/maintenance.js'
 import { undo } from '../history/patch.js'
 import { revisionsCollection, type Revision } from '../history/revision.js'
+import { pendingField } from '../history/writes.js'
 import { derivedFields } from '../records/derived.js'
 import type { CompiledSchema } from '../schema/index.js'
 import type { Doc, Store, StoreSnapshot } from '../store/port.js'
@@ -50,13 +51,20 @@ async function* recordsAsOf(snapshot: StoreSnapshot, store: Store, schema: Compi
   const deleted = since.filter((r) => r.op === 'delete' && !held.has(r.record) && !kept.has(r.record)).map((r) => r.record)
   for (const id of [...new Set([...held.keys(), ...deleted])].sort()) {
     const copy = held.get(id) ?? null
+    // The copy's own revision may still be in the outbox (history/writes.ts), not yet among those read.
+    const pending = copy?.[pendingField] as Revision | undefined
+    const revisions = byRecord.get(id) ?? []
+    if (pending && pending.at > moment && !revisions.some((r) => r.version === pending.version)) revisions.unshift(pending)
     let state: State | null = copy
-    for (const revision of byRecord.get(id) ?? []) {
+    for (const revision of revisions) {
       if (copy && revision.version > Number(copy._version)) continue
       state = revision.op === 'create' ? null : revision.op === 'delete' ? undo({}, revision.patch) : state && undo(state, revision.patch)
     }
     if (!state) continue
-    const cls = schema.class(String(state.type))
-    yield EJSON.stringify(cls ? { ...state, ...derivedFields(cls, state) } : state, { relaxed: true })
+    // A newer write's revision the copy carried is no part of the record as it was at the moment.
+    const { [pendingField]: carried, ...before } = state
+    const record = carried && Number(before._version) !== (carried as Revision).version ? before : state
+    const cls = schema.class(String(record.type))
+    yield EJSON.stringify(cls ? { ...record, ...derivedFields(cls, record) } : record, { relaxed: true })
   }
 }

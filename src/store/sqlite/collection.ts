@@ -261,10 +261,6 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   /**
-   * After a transaction that wrote here (this collection's own, or a batch of the store's): a failed one
-   * was rolled back, so what the keys table's bookkeeping learned from it is read again.
-   */
-  /**
    * Removes every document and every index but `_id`'s (a restore replacing the store): the table
    * stays, so this object and any handle on it go on working, as a MongoDB collection dropped and
    * written again does.
@@ -288,6 +284,10 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     this.wrote(false)
   }
 
+  /**
+   * After a transaction that wrote here (this collection's own, or a batch of the store's): a failed one
+   * was rolled back, so what the keys table's bookkeeping learned from it is read again.
+   */
   wrote(failed: boolean): void {
     if (failed) this.keys.reload()
     this.answers.clear()
