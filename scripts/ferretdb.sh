@@ -134,7 +134,8 @@ id_index() {
 # on FerretDB over SQLite they take minutes, and they write through the same store operations; the
 # deactivation guard and the stored secret, which depend on what the store holds, run here too. So do
 # the notification suites that write to the store; the process kill test starts embedded services of
-# its own, and the digest at scale is the benchmark's to time.)
+# its own, and the digest at scale is the benchmark's to time.) The backups' refusals, their consistency
+# while the service writes, and the round trips between the embedded store and this server run here too.
 files() {
   (cd "$root" && shopt -s nullglob && printf '%s\n' test/store/mongodb.test.ts test/store/mongo-commands.test.ts \
     test/store/mongo-outage.test.ts test/store/indexes.test.ts test/records/*.test.ts test/routes/*.test.ts \
@@ -144,7 +145,8 @@ files() {
     test/notifications/in-app.test.ts test/notifications/domains.test.ts test/notifications/email.test.ts \
     test/notifications/digest.test.ts test/notifications/outcome-*.test.ts test/notifications/webhook-routes.test.ts \
     test/notifications/webhook-delivery.test.ts test/notifications/webhook-guards.test.ts test/notifications/webhook-load.test.ts \
-    test/history/*.test.ts test/migrations/instances.test.ts)
+    test/history/*.test.ts test/migrations/instances.test.ts \
+    test/backups/tampering.test.ts test/backups/consistency.test.ts test/backups/round-trip.test.ts)
 }
 
 mongodb_pass() {
