@@ -1,13 +1,18 @@
 /**
  * npm run schema:plan: what start-up would do with the class schema (DESIGN 3.2), changing nothing:
  * every change between the schema files and the store's schema, whether it is compatible, and for
- * the others how many stored records it breaks, with examples and the migration that would resolve it.
+ * the others how many stored records it breaks, with examples and the migration that would resolve it;
+ * or, where migrations are pending, what they change (checked in memory, as start-up checks them).
  * On the embedded store, run it with the service stopped (the service holds its data directory).
  */
 import { loadConfig } from '../src/config.js'
+import { checkMigrations, loadMigrations, pendingMigrations } from '../src/migrations/apply.js'
 import { planSchema } from '../src/migrations/reconcile.js'
+import { storedSchema } from '../src/migrations/state.js'
+import { SchemaEvolutionError } from '../src/migrations/errors.js'
+import { buildModel } from '../src/schema/check.js'
 import { changeReport } from '../src/migrations/check.js'
-import { compileSchema, SchemaError } from '../src/schema/index.js'
+import { CompiledSchema, compileSchema, SchemaError } from '../src/schema/index.js'
 import { openStore } from '../src/store/open.js'
 import { DataDirInUseError } from '../src/store/port.js'
 
@@ -16,6 +21,14 @@ async function main(): Promise<string> {
   const schema = await compileSchema(config.schemaDir)
   const store = await openStore(config, [])
   try {
+    const pending = await pendingMigrations(store, await loadMigrations(config.schemaDir))
+    const stored = await storedSchema(store)
+    if (pending.length && stored) {
+      // What the migrations do is checked as start-up checks it, in memory; the changes they resolve are theirs.
+      const was = new CompiledSchema(buildModel(stored.files), stored.files)
+      const changed = await checkMigrations(store, was, schema, pending)
+      return `start-up (SCHEMA_MIGRATE=auto) or npm run schema:migrate applies ${pending.map((m) => m.name).join(', ')} after a backup: ${changed} records change, every one valid under the schema files; then the files' schema ${schema.hash.slice(0, 12)} replaces ${stored.hash.slice(0, 12)}`
+    }
     const plan = await planSchema(store, schema)
     if (plan.status === 'first') return `the store holds no schema yet: start-up records the files' (${plan.to.slice(0, 12)})`
     if (plan.status === 'same') return `the schema files are the store's (${plan.to.slice(0, 12)}): nothing to do`
@@ -28,7 +41,7 @@ async function main(): Promise<string> {
 }
 
 main().then((text) => console.log(text), (error: unknown) => {
-  if (error instanceof SchemaError || error instanceof DataDirInUseError) console.error(error.message)
+  if (error instanceof SchemaError || error instanceof DataDirInUseError || error instanceof SchemaEvolutionError) console.error(error.message)
   else console.error(`schema:plan failed: ${error instanceof Error ? error.message : String(error)}`)
   process.exit(1)
 })
