@@ -1,5 +1,5 @@
 /**
- * npm run backup -- [--out FILE] [--no-encrypt]   writes a backup of the configured store (DESIGN 8.1)
+ * npm run backup -- [--out FILE] [--no-encrypt]   writes a backup of the configured store (docs/operations.md)
  * npm run backup -- --verify FILE                 checks a backup: its key, tag and every checksum
  *
  * The embedded store is read beside the service, which may keep serving; MONGODB_URL's is read through

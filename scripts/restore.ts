@@ -1,5 +1,5 @@
 /**
- * npm run restore -- FILE [--replace]   restores a backup into the configured store (DESIGN 8.1)
+ * npm run restore -- FILE [--replace]   restores a backup into the configured store (docs/operations.md)
  *
  * Into the embedded store of DATA_DIR (the service stopped: it holds the directory) or MONGODB_URL's.
  * The whole file is checked before anything is written; a store holding documents is refused unless

@@ -1,6 +1,6 @@
 /**
  * npm run schema:migrate: applies the pending migrations of `schema/migrations` and then the schema
- * files, as start-up does with SCHEMA_MIGRATE=auto (DESIGN 3.2): each migration checked against every
+ * files, as start-up does with SCHEMA_MIGRATE=auto (docs/schemas.md): each migration checked against every
  * record it touches first, a backup into BACKUP_DIR before the first write, each changed record's
  * revision by `migration:<name>`. On the embedded store, run it with the service stopped.
  */

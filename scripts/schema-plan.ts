@@ -1,5 +1,5 @@
 /**
- * npm run schema:plan: what start-up would do with the class schema (DESIGN 3.2), changing nothing:
+ * npm run schema:plan: what start-up would do with the class schema (docs/schemas.md), changing nothing:
  * every change between the schema files and the store's schema, whether it is compatible, and for
  * the others how many stored records it breaks, with examples and the migration that would resolve it;
  * or, where migrations are pending, what they change (checked in memory, as start-up checks them).

@@ -155,7 +155,7 @@ export interface Config {
   readonly searchRefreshMs?: number
   readonly keyUsageRetentionDays: number
   readonly historyRetentionDays: number
-  /** Whether start-up applies pending schema migrations (DESIGN 3.2). */
+  /** Whether start-up applies pending schema migrations (docs/schemas.md). */
   readonly schemaMigrate: 'auto' | 'off'
   readonly backups: {
     /** BACKUP_KEY, else SECRETS_KEY: what backups are encrypted with; absent, only a development key or --no-encrypt remain. */

@@ -96,7 +96,7 @@ export interface Services {
   readonly notifications: Notifications
   /** Where features write their outcome events. */
   readonly outcomes: OutcomeSinks
-  /** Backups of the store into BACKUP_DIR, as a job, listed and verified (DESIGN 8.1). */
+  /** Backups of the store into BACKUP_DIR, as a job, listed and verified (docs/operations.md). */
   readonly backups: Backups
 }
 

@@ -1,5 +1,5 @@
 /**
- * npm run bench:backup: backups and restore on the embedded store (DESIGN 8.1, issue 35), at scale 10 and
+ * npm run bench:backup: backups and restore on the embedded store (docs/operations.md), at scale 10 and
  * at scale 100 (BENCH_BACKUP_SCALES, comma-separated; `10` for a quick run). For each scale: the
  * department seeded (kept in the system's temporary directory while its sources are unchanged,
  * seed-cache.ts; BENCH_RESEED=1 seeds again), a copy of it served by the built service (CACHE=off) beside

@@ -1,5 +1,5 @@
 /**
- * npm run bench -- --history [--scale N]: record history (every write keeps a revision, DESIGN 6.9) on
+ * npm run bench -- --history [--scale N]: record history (every write keeps a revision, docs/history.md) on
  * the embedded store, the department at N times its size (default 10), seeded once and kept as the
  * scale runs keep theirs (seed-cache.ts). One service, started with `npm start`'s flags and CACHE=off on
  * a copy of the seed, the bare Fastify beside it, and in turn:

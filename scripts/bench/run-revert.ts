@@ -1,5 +1,5 @@
 /**
- * A campus sync run that updated 1,000 people, and its revert (DESIGN 6.9), all through the API of a
+ * A campus sync run that updated 1,000 people, and its revert (docs/history.md), all through the API of a
  * running service. A OneRoster REST feed of 1,000 teachers (one term, no classes) is served on 127.0.0.1
  * (sync-feeds.ts's server) and set as the campus sync source; a first people run creates them as
  * faculty; the feed then renames every one of them and a second people run updates the 1,000, each

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises'
 import { createGunzip, createGzip } from 'node:zlib'
 
 /**
- * The backup file (DESIGN 8.1), made to be read by a person with standard tools when unencrypted:
+ * The backup file (docs/operations.md), made to be read by a person with standard tools when unencrypted:
  *
  *   one line of JSON, the header, in clear: the format, its version, how the rest is encrypted, and
  *   the SHA-256 of those fields, so that a damaged header is told from a wrong key or another file

@@ -1,5 +1,5 @@
 /**
- * A backup's outcome as an event (DESIGN 6.7, 8.1), as backups state it; the department admins hear of
+ * A backup's outcome as an event (docs/notifications.md, docs/operations.md), as backups state it; the department admins hear of
  * it, which is for whoever records it to say. Thin: the file, its counts and size, or the one-line reason.
  */
 export interface BackupEvent {

@@ -39,7 +39,7 @@ async function nonEmpty(store: Store): Promise<string[]> {
 
 /**
  * A backup of another schema is restored only where this service's migrations bring it forward: the
- * store's record of its schema must be in it (start-up then migrates, DESIGN 3.2), and every migration
+ * store's record of its schema must be in it (start-up then migrates, docs/schemas.md), and every migration
  * applied to it must be one of this service's; one that is not says the backup is of a newer schema.
  */
 function olderSchemaOnly(file: string, manifest: Manifest, state: readonly Doc[], migrations: readonly Migration[]): void {
@@ -56,7 +56,7 @@ function olderSchemaOnly(file: string, manifest: Manifest, state: readonly Doc[]
 }
 
 /**
- * Restores a backup into the store (DESIGN 8.1). The whole file is read and checked first (key, tag,
+ * Restores a backup into the store (docs/operations.md). The whole file is read and checked first (key, tag,
  * checksums, manifest) and the store is looked at before anything is written; only then is it read a
  * second time and written, a batch at a time, into collections given their indexes first, and the
  * audit chain walked. A backup of an older schema is restored as it was, its schema with it, for the

@@ -29,7 +29,7 @@ export interface BackupList {
   readonly running_job: string | null
 }
 
-/** Backups as an operation of the running service (DESIGN 8.1): start one, list them, verify one. */
+/** Backups as an operation of the running service (docs/operations.md): start one, list them, verify one. */
 export class Backups {
   private readonly now: () => Date
 

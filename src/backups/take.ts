@@ -35,7 +35,7 @@ export interface BackupSource {
 }
 
 /**
- * Writes a backup of every collection of the store as of one moment (DESIGN 8.1): a snapshot of the
+ * Writes a backup of every collection of the store as of one moment (docs/operations.md): a snapshot of the
  * store (store/port.ts, StoreSnapshot), each collection brought to the snapshot's moment where it is
  * not exact (moment.ts), written through the archive (archive.ts).
  */

@@ -1,7 +1,7 @@
 import type { ClassDef, Constraints, Model, PropertyDef, Target } from '../schema/model.js'
 
 /**
- * One difference between the stored class schema and the files (DESIGN 3.2). `compatible` changes
+ * One difference between the stored class schema and the files (docs/schemas.md). `compatible` changes
  * cannot make a stored record invalid and apply at once; the others are checked against the stored
  * records of `classes` (the stored classes they touch), and apply only if none breaks.
  */

@@ -2,7 +2,7 @@ import type { Store } from '../store/port.js'
 import { schemaStateCollection, storedSchema } from './state.js'
 
 /**
- * Whether the store still holds the class schema this process was built on (DESIGN 3.2): once another
+ * Whether the store still holds the class schema this process was built on (docs/schemas.md): once another
  * instance has migrated a shared store, this one's validators and derived schemas are of the old
  * schema, so it must write nothing more until it is restarted; reads stay safe enough to serve.
  *

@@ -4,7 +4,7 @@ import type { Model } from '../schema/model.js'
 const Name = Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$' })
 const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean()])
 
-/** The operations of a migration file (DESIGN 3.2), after TerminusDB's; each says why it exists in docs/schemas.md. */
+/** The operations of a migration file (docs/schemas.md, "Migrations", each with an example), after TerminusDB's. */
 export const Operation = Type.Union([
   Type.Object({ op: Type.Literal('create_property'), class: Name, property: Name, default: Type.Unknown() }, { additionalProperties: false }),
   Type.Object({ op: Type.Literal('delete_property'), class: Name, property: Name }, { additionalProperties: false }),

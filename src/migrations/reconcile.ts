@@ -49,7 +49,7 @@ export interface EvolveOptions {
 }
 
 /**
- * At start-up (DESIGN 3.2): the store learns the files' schema at its first start (the migrations there
+ * At start-up (docs/schemas.md): the store learns the files' schema at its first start (the migrations there
  * then are history, counted as applied); later, pending migrations are checked against every record
  * they touch and, allowed to, applied after a backup; then the schema applies when no stored record
  * breaks (compatible changes never do) and is recorded with what changed, and otherwise start-up stops

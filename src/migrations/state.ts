@@ -5,7 +5,7 @@ import { DuplicateKeyError, type Doc, type Store } from '../store/port.js'
 
 export const schemaStateCollection = 'schema_state'
 
-/** The class schema the store's records were last checked or migrated against (DESIGN 3.2). */
+/** The class schema the store's records were last checked or migrated against (docs/schemas.md). */
 export interface StoredSchema extends Doc {
   readonly hash: string
   readonly files: readonly RawFile[]

@@ -13,7 +13,7 @@ export interface OutcomeSinks {
   readonly imports: { record(event: OutcomeEvent): Promise<void> }
   /** Records' restores and runs' reverts (DESIGN 6.9), to the department admins. */
   readonly records: { record(event: AdminEvent): Promise<void> }
-  /** Backups made or failed (DESIGN 8.1), to the department admins. */
+  /** Backups made or failed (docs/operations.md), to the department admins. */
   readonly backups: { record(event: AdminEvent): Promise<void> }
 }
 

@@ -9,7 +9,7 @@ import { archiveContents, envOf, mongodbUrl, newKey, runScript, type Contents } 
 import { danglingReferences, revisionsAgree, Writer, writesIn, type Ack } from './writer.js'
 
 /**
- * A backup taken while the service writes is consistent to one moment (DESIGN 8.1): every write
+ * A backup taken while the service writes is consistent to one moment (docs/operations.md): every write
  * acknowledged before it began is in it, and nothing newer than its moment sits beside what it
  * references. On the embedded store the snapshot is one read transaction; with MONGODB_URL set, the
  * collections are read in turn and brought back to the moment through the revisions (backups/moment.ts).

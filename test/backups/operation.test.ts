@@ -1,5 +1,5 @@
 /**
- * Backups as an operation of the running service (DESIGN 8.1): an admin's backup is a job with progress
+ * Backups as an operation of the running service (docs/operations.md): an admin's backup is a job with progress
  * whose file verifies, the list says what is known of each file, and a damaged one is refused by name.
  */
 import { copyFile, open, readFile, truncate, writeFile } from 'node:fs/promises'

@@ -19,7 +19,7 @@ import { archiveContents, contentsAt, mongodbUrl, newKey, newTarget, runScript, 
 
 /**
  * A backup restored into another store holds every collection record by record, and the service on it
- * answers as before (DESIGN 8.1): the sample department, with an API key, a decided request's
+ * answers as before (docs/operations.md): the sample department, with an API key, a decided request's
  * notifications and audited reads, backed up with `npm run backup` and restored with `npm run restore`,
  * embedded to embedded, and with MONGODB_URL set embedded to that server and from it back to embedded.
  */

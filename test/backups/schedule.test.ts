@@ -1,5 +1,5 @@
 /**
- * The scheduled backup (DESIGN 8.1): set up where the maintenance jobs are, run by the job driver as
+ * The scheduled backup (docs/operations.md): set up where the maintenance jobs are, run by the job driver as
  * any scheduled job is, and after each run BACKUP_KEEP files stay in BACKUP_DIR and no more. The clock is
  * not waited on: the driver fires an interval schedule at once, and further runs are the same job
  * enqueued as the scheduler enqueues it.

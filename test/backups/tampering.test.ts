@@ -7,7 +7,7 @@ import { tempDir } from '../helpers/temp-dir.js'
 import { contentsAt, envOf, mongodbUrl, newKey, newTarget, runScript } from './tools.js'
 
 /**
- * A damaged, cut or foreign backup, or the wrong key (DESIGN 8.1): `readArchive` and both scripts refuse
+ * A damaged, cut or foreign backup, or the wrong key (docs/operations.md): `readArchive` and both scripts refuse
  * it in one line naming the problem, exit non-zero, and leave the store as it was. The stores are the
  * pass's own: the embedded one, or with MONGODB_URL databases of that server.
  */

@@ -46,7 +46,7 @@ const FileParams = Type.Object({
 const BackupRefused = Type.Ref('ErrorBody', { description: 'The file does not check; the message names what is wrong (ADKS_BACKUP_INVALID)' })
 
 /**
- * Backups as an operation (DESIGN 8.1): a backup made now as a job with progress, the files of
+ * Backups as an operation (docs/operations.md): a backup made now as a job with progress, the files of
  * BACKUP_DIR with what is known of each, and a verification of one. Admins only; API keys never.
  */
 export const backupRoutes: FastifyPluginAsyncTypebox = async (app) => {
