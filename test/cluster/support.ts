@@ -53,14 +53,16 @@ export async function ownRedis(t: Test): Promise<OwnRedis> {
   const url = `redis://127.0.0.1:${port}`
   const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null })
   probe.on('error', () => {})
-  for (let attempt = 0; ; attempt++) {
+  // Polled for 30 s, like every wait in the tests: a busy machine can take seconds to start a process.
+  const deadline = Date.now() + 30_000
+  for (;;) {
     try {
       await probe.connect()
       await probe.ping()
       probe.disconnect()
       break
     } catch (error) {
-      if (attempt >= 50) throw new Error(`redis-server did not start on ${port}: ${(error as Error).message}`)
+      if (Date.now() >= deadline) throw new Error(`redis-server did not start on ${port} within 30 s: ${(error as Error).message}`)
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
   }

@@ -16,7 +16,7 @@ async function serve(t: Test, handler: RequestListener): Promise<number> {
 
 const post = (port: number, options: { timeoutMs?: number; signal?: AbortSignal; host?: string } = {}) => postPinned(
   { url: new URL(`http://${options.host ?? '127.0.0.1'}:${port}/in?x=1`), address: '127.0.0.1', family: 4 },
-  { headers: { 'content-type': 'application/json' }, body: Buffer.from('{"a":1}'), timeoutMs: options.timeoutMs ?? 5000, maxBytes: 4096, ...(options.signal ? { signal: options.signal } : {}) },
+  { headers: { 'content-type': 'application/json' }, body: Buffer.from('{"a":1}'), timeoutMs: options.timeoutMs ?? 30_000, maxBytes: 4096, ...(options.signal ? { signal: options.signal } : {}) },
 )
 
 t.test('the answer: its status, its Location, and no more than 4 KB of its body', async (t) => {

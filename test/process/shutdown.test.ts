@@ -19,10 +19,21 @@ function collect(req: ClientRequest): Promise<Answer> {
   })
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/** Polls `check` until it answers something, for at most 30 s: the steps wait on what the server does, not on a clock. */
+async function until<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    const value = await check()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`no ${what} within 30 s`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
 
 t.test('SIGTERM lets in-flight requests finish, refuses new connections and exits 0', async (t) => {
-  const env = { PORT: String(await freePort()), DATA_DIR: await tempDir(t), SHUTDOWN_GRACE_MS: '20000' }
+  // The grace is far longer than the test needs, so that a busy machine cannot cut the requests short; the
+  // process exits as soon as they have finished. LOG_LEVEL info has the server log each request it reads.
+  const env = { PORT: String(await freePort()), DATA_DIR: await tempDir(t), SHUTDOWN_GRACE_MS: '120000', LOG_LEVEL: 'info' }
   const token = await mintToken(env, 'shutdown@dept.edu', 'admin')
   const server = await startServer(t, env)
   const auth = { authorization: `Bearer ${token}` }
@@ -31,6 +42,8 @@ t.test('SIGTERM lets in-flight requests finish, refuses new connections and exit
     t.equal(created.status, 201, `${code} created before the signal`)
   }
 
+  const incoming = () => server.stdout().split('\n').filter((line) => line.includes('"msg":"incoming request"')).length
+  const seen = incoming()
   // Requests whose bodies are only half sent when the signal arrives: in flight, and unable to finish early.
   const writes: [string, string, object, number][] = [
     ...[0, 1, 2].map((i): [string, string, object, number] => ['POST', '/api/courses', { course_code: `SHUT ${100 + i}`, title: `Created during shutdown ${i}` }, 201]),
@@ -43,11 +56,13 @@ t.test('SIGTERM lets in-flight requests finish, refuses new connections and exit
     req.write(body.slice(0, 10))
     return { label: `${method} ${path}`, req, answer, rest: body.slice(10), expected }
   })
-  await sleep(300)
+  await until(async () => (incoming() >= seen + writes.length ? true : undefined), 'log line for each request in flight')
 
   server.child.kill('SIGTERM')
-  await sleep(500)
-  const refused = await fetch(`${server.url}/health`).then((r) => `answered ${r.status}`, (e: Error) => String((e.cause as Error | undefined)?.message ?? e.message))
+  const refused = await until(async () => {
+    const answer = await fetch(`${server.url}/health`).then((r) => `answered ${r.status}`, (e: Error) => String((e.cause as Error | undefined)?.message ?? e.message))
+    return /ECONNREFUSED|answered 503/.test(answer) ? answer : undefined
+  }, 'refusal of a new connection')
   t.match(refused, /ECONNREFUSED|answered 503/, `a new connection after SIGTERM is not served normally (${refused})`)
   t.equal(server.child.exitCode, null, 'the process waits for the requests in flight')
 
