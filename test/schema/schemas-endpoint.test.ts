@@ -1,5 +1,6 @@
 import t from 'tap'
 import type { ClassDef } from '../../src/schema/model.js'
+import { titleProperties } from '../../src/schema/titles.js'
 import { buildTestApp } from '../helpers/app.js'
 import { formAjv } from './form-ajv.js'
 import type { JsonSchema } from './record-factory.js'
@@ -122,6 +123,33 @@ t.test('/api/schemas', async (t) => {
         }
       }
     }
+  })
+
+  t.test('each schema is sent whole: the typed answer schema drops and changes no keyword, at any depth', async (t) => {
+    // What the route derives, built here apart from it; the serializer writes the answer by the response
+    // schema, which would leave out a keyword it does not allow, or coerce one it types otherwise.
+    const names = [...classes.keys(), ...enums.keys()]
+    let compared = 0
+    for (const name of names) {
+      for (const variant of ['record', 'create', 'update'] as const) {
+        const derived = app.schema.schemaOf(name, variant)
+        if (!derived) continue
+        const id = `${app.config.publicUrl}/api/schemas/${name}${variant === 'record' ? '' : `?variant=${variant}`}`
+        const expected = { $schema: 'http://json-schema.org/draft-07/schema#', $id: id, ...JSON.parse(JSON.stringify(derived)) as object }
+        titleProperties(expected)
+        const response = await user({ method: 'GET', url: `/api/schemas/${name}?variant=${variant}` })
+        t.equal(response.statusCode, 200, `${name} ${variant}`)
+        const body = response.json() as JsonSchema
+        t.strictSame(body, expected, `${name} ${variant}: every keyword, as derived`)
+        t.same(Object.keys(body.properties ?? {}), Object.keys((expected as JsonSchema).properties ?? {}), `${name} ${variant}: properties in their order`)
+        compared++
+      }
+    }
+    t.equal(compared, 3 * names.length, 'every class and enum, each variant')
+    const openapi = (await app.inject({ method: 'GET', url: '/documentation/json' })).json()
+    const answer = openapi.paths['/api/schemas/{entityType}'].get.responses['200'].content['application/json'].schema
+    t.same(answer, { $ref: '#/components/schemas/JsonSchema' }, 'the OpenAPI document types the answer as a JSON Schema')
+    t.match(openapi.components.schemas.JsonSchema, { type: 'object', required: ['$schema', 'title', 'type'], properties: { properties: { additionalProperties: { $ref: '#/components/schemas/JsonSchemaProperty' } } } })
   })
 
   t.test('a property\'s title is its name in words; its description stays the documentation', async (t) => {

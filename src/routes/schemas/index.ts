@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type, type TSchema } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
 import { SchemaNotFound } from '../../errors.js'
 import { titleProperties } from '../../schema/titles.js'
@@ -25,10 +25,46 @@ const Summary = Type.Object({
 
 const NotModified = Type.Null({ description: 'Not modified: the If-None-Match header names the current version' })
 
+/** A keyword's type: one name, or several (`["string", "null"]`). */
+const TypeKeyword = Type.Union([Type.String(), Type.Array(Type.String())])
+
+/**
+ * One property of a served schema. The keywords a form reads are named, so a generated client knows their
+ * types; every other keyword (`anyOf`, `items`, `maxLength`, `readOnly`, ...) is allowed as it is, so the
+ * serializer sends it unchanged rather than dropping what is not listed.
+ */
+const ServedProperty = Type.Object({
+  type: Type.Optional(TypeKeyword),
+  title: Type.Optional(Type.String({ description: 'the property\'s name in words, for a form label' })),
+  description: Type.Optional(Type.String()),
+  format: Type.Optional(Type.String()),
+  pattern: Type.Optional(Type.String()),
+  enum: Type.Optional(Type.Array(Type.Unknown())),
+  'x-reference': Type.Optional(Type.String({ description: 'the class whose record id a reference holds' })),
+}, { additionalProperties: true, title: 'JsonSchemaProperty' })
+
+/**
+ * The JSON Schema (draft-07) of one class or enum, as served: the top-level keywords named, each property a
+ * ServedProperty, anything else allowed (a discriminator, a oneOf's members whole). `$id` is sent but not
+ * named: @fastify/swagger's resolver reads a key `$id` anywhere in a route schema as a URI, even a property's name.
+ */
+const ServedSchema = Type.Object({
+  $schema: Type.String({ description: 'the JSON Schema draft: http://json-schema.org/draft-07/schema#' }),
+  title: Type.String(),
+  description: Type.Optional(Type.String()),
+  type: TypeKeyword,
+  properties: Type.Optional(Type.Object({}, { additionalProperties: ServedProperty })),
+  required: Type.Optional(Type.Array(Type.String())),
+  additionalProperties: Type.Optional(Type.Union([Type.Boolean(), Type.Object({}, { additionalProperties: true })])),
+  enum: Type.Optional(Type.Array(Type.Unknown(), { description: "an enum's values" })),
+  oneOf: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { description: "an abstract class's create variant: one member per concrete class" })),
+}, { additionalProperties: true, title: 'JsonSchema', description: 'A JSON Schema (draft-07); `$id` is the URL it is served at' })
+type ServedSchema = Static<typeof ServedSchema>
+
 /** The class schema, for form generators: a list of types and one JSON Schema (draft-07) per type and variant. */
 export const schemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { model } = app.schema
-  const served = new Map<string, object>()
+  const served = new Map<string, ServedSchema>()
   const etag = `"${app.schema.hash}"`
 
   // Each answer is of one version of the schema, named by its ETag; a client holding it is told so.
@@ -38,7 +74,7 @@ export const schemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
   const current = (request: { headers: Record<string, string | string[] | undefined> }) => request.headers['if-none-match'] === etag
 
-  function jsonSchema(name: string, variant: Variant): object | undefined {
+  function jsonSchema(name: string, variant: Variant): ServedSchema | undefined {
     const key = `${name}:${variant}`
     if (!served.has(key)) {
       const schema = app.schema.schemaOf(name, variant)
@@ -47,7 +83,7 @@ export const schemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // A plain JSON copy: TypeBox's symbols stay behind and the validators' objects are not touched, so
       // the properties' titles, for form generators, stay out of the OpenAPI document's components.
       // Frozen, because it never changes while the service runs: its encoding is made once and reused.
-      const copy = { $schema: 'http://json-schema.org/draft-07/schema#', $id: id, ...JSON.parse(JSON.stringify(schema)) }
+      const copy: ServedSchema & { $id: string } = { $schema: 'http://json-schema.org/draft-07/schema#', $id: id, ...JSON.parse(JSON.stringify(schema)) as Omit<ServedSchema, '$schema'> }
       titleProperties(copy)
       served.set(key, freezeDeep(copy))
     }
@@ -88,7 +124,7 @@ export const schemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'Every property has a title, its name in words, for a form label; its description is the class documentation. References are strings with a pattern and x-reference naming the class, for a picker. Variants: record (as read), create (a POST body), update (a PUT body).',
       params: Type.Object({ entityType: Type.String({ pattern: '^[A-Z][A-Za-z0-9]{0,63}$' }) }),
       querystring: Type.Object({ variant: Type.Optional(Type.Unsafe<Variant>({ type: 'string', enum: [...variants] })) }, { additionalProperties: false }),
-      response: { 200: Type.Object({}, { additionalProperties: true }) as TSchema, 304: NotModified, ...errorResponses(400, 401, 404) },
+      response: { 200: ServedSchema, 304: NotModified, ...errorResponses(400, 401, 404) },
     },
   }, async (request, reply) => {
     if (current(request)) return reply.code(304).send(null)

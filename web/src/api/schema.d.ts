@@ -5751,6 +5751,46 @@ export interface components {
             message: string | null;
         };
         /**
+         * JsonSchema
+         * @description A JSON Schema (draft-07); `$id` is the URL it is served at
+         */
+        JsonSchema: {
+            /** @description the JSON Schema draft: http://json-schema.org/draft-07/schema# */
+            $schema: string;
+            title: string;
+            description?: string;
+            type: string | string[];
+            properties?: {
+                [key: string]: components["schemas"]["JsonSchemaProperty"];
+            };
+            required?: string[];
+            additionalProperties?: boolean | {
+                [key: string]: unknown;
+            };
+            /** @description an enum's values */
+            enum?: unknown[];
+            /** @description an abstract class's create variant: one member per concrete class */
+            oneOf?: {
+                [key: string]: unknown;
+            }[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** JsonSchemaProperty */
+        JsonSchemaProperty: {
+            type?: string | string[];
+            /** @description the property's name in words, for a form label */
+            title?: string;
+            description?: string;
+            format?: string;
+            pattern?: string;
+            enum?: unknown[];
+            /** @description the class whose record id a reference holds */
+            "x-reference"?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
          * Lab
          * @description A research lab led by a principal investigator.
          */
@@ -9312,15 +9352,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A JSON Schema (draft-07); `$id` is the URL it is served at */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["JsonSchema"];
                 };
             };
             /** @description Not modified: the If-None-Match header names the current version */
