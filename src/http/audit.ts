@@ -103,7 +103,7 @@ async function audit(app: FastifyInstance, { log }: { log: AuditLog }) {
   app.decorateRequest('auditNote', null)
 
   // Never throws: a throw here would send the answer through onSend a second time.
-  const onSend: onSendHookHandler = async (request, reply, payload) => {
+  const writeAuditEntry: onSendHookHandler = async (request, reply, payload) => {
     const declared = request.routeOptions.config.audit
     if (!declared) return payload
     reply.header('cache-control', 'no-store')
@@ -128,7 +128,7 @@ async function audit(app: FastifyInstance, { log }: { log: AuditLog }) {
       throw new Error(`route ${route.method} ${route.url} audits the parameter ${declared.idParam}, which its path lacks`)
     }
     const existing = route.onSend ? [route.onSend].flat() : []
-    route.onSend = [...existing, onSend]
+    route.onSend = [...existing, writeAuditEntry]
   })
 }
 

@@ -137,7 +137,7 @@ async function responseCache(app: FastifyInstance, { cache, schema, students }: 
       if (!(found instanceof Promise)) return answer(request, reply, done, key, admin, found)
       found.then((result) => answer(request, reply, done, key, admin, result), done)
     }
-    return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    return function lookUpCachedAnswer(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
       // Whether this answer comes compressed depends on Accept-Encoding, so shared caches must know it.
       reply.header('vary', 'accept-encoding')
       const principal = request.principal

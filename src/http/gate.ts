@@ -41,7 +41,7 @@ async function gate(app: FastifyInstance, { limits, redis }: GateOptions) {
     done()
   })
 
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', function identifyCaller(request, reply, done) {
     reply.header('x-request-id', request.id)
     if (draining) return done(new ShuttingDown('The service is shutting down and did not serve this request; send it again'))
     let pending: void | Promise<void>
@@ -56,7 +56,7 @@ async function gate(app: FastifyInstance, { limits, redis }: GateOptions) {
 
   // The plugin sends the seconds left in the window; the interface wants the Unix time it ends. Every
   // counted request that is not refused by the limiter comes here (a refusal's header is its error's).
-  app.addHook('preParsing', (request, reply, payload, done) => {
+  app.addHook('preParsing', function enforcePolicy(request, reply, payload, done) {
     const left = reply.getHeader(resetHeader)
     if (left !== undefined) reply.header(resetHeader, resetAt(Date.now() - reply.elapsedTime, Number(left)))
     try {

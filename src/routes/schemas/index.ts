@@ -68,7 +68,7 @@ export const schemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const etag = `"${app.schema.hash}"`
 
   // Each answer is of one version of the schema, named by its ETag; a client holding it is told so.
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async function tagSchemaVersion(request, reply) {
     if (!request.url.startsWith('/api/schemas')) return
     reply.header('etag', etag)
   })
