@@ -24,57 +24,63 @@ async function loaded(page: Page) {
   await page.getByRole('status').filter({ hasText: /Loading/ }).first().waitFor({ state: 'detached' })
 }
 
-t.test('a student adds a course to a plan and saves it; the API has it, and its warning is shown beside the course', async (t) => {
+t.test('a student adds a course to a plan term by term; the API has it, and its warning is shown on the course', async (t) => {
   const cs102 = await courseId('CS 102')
   const page = await signedIn(t, 'una', `/students/${una}/plans`)
   await page.getByRole('heading', { level: 1, name: 'Study plans' }).waitFor()
   await page.getByRole('button', { name: 'Edit Four years' }).click()
-  for (const [n, term] of [[1, '26S'], [2, '26F']] as const) {
+  for (const term of ['26S', '26F']) {
+    await page.getByRole('textbox', { name: 'Term, e.g. 27S' }).fill(term)
+    await page.getByRole('button', { name: 'Add term' }).click()
+    await page.getByRole('region', { name: `Term ${term}` }).waitFor()
+    await page.getByRole('combobox', { name: 'Course', exact: true }).selectOption({ label: 'CS 102: Course CS 102' })
+    await page.getByRole('combobox', { name: 'Term', exact: true }).selectOption(term)
     await page.getByRole('button', { name: 'Add course' }).click()
-    await page.getByRole('combobox', { name: `Course ${n}`, exact: true }).selectOption({ label: 'CS 102: Course CS 102' })
-    await page.getByRole('textbox', { name: `Term of course ${n}` }).fill(term)
+    await page.getByRole('status').filter({ hasText: `CS 102 added to ${term}. Saved` }).waitFor()
   }
-  await page.getByRole('button', { name: 'Save plan' }).click()
-  await page.getByRole('status').filter({ hasText: /^Saved/ }).waitFor()
   const plan = (await plans()).find((p) => p._id === d.plan)!
   t.same(plan.planned_courses.map((c) => [c.course, c.term]), [[cs102, '26S'], [cs102, '26F']], 'the API has the courses the student added')
   const warning = plan.warnings.find((w) => w.course === cs102)
   t.ok(warning, 'the API warns about the repeat')
   t.equal(warning!.term, '26F')
-  const second = page.getByRole('combobox', { name: 'Course 2', exact: true })
+  await page.getByRole('status').filter({ hasText: 'Saved, with 1 warning.' }).waitFor()
+  const second = page.getByRole('combobox', { name: 'Move CS 102 in 26F to' })
   const described = await second.getAttribute('aria-describedby')
   t.ok(described, 'the repeated course is described by its warning')
-  t.equal(await page.locator(`[id="${described}"]`).innerText(), warning!.message, 'the API\'s message, beside that course')
-  const row = page.getByRole('row').filter({ has: second })
-  t.match(await row.innerText(), warning!.message, 'in the course\'s own row')
-  t.equal(await page.getByRole('combobox', { name: 'Course 1', exact: true }).getAttribute('aria-describedby'), null, 'and not beside the first')
+  t.equal(await page.locator(`[id="${described}"]`).innerText(), warning!.message, 'the API\'s message, on that course')
+  t.match(await page.getByRole('region', { name: 'Term 26F' }).innerText(), warning!.message, 'in the course\'s own term')
+  t.equal(await page.getByRole('combobox', { name: 'Move CS 102 in 26S to' }).getAttribute('aria-describedby'), null, 'and not on the first')
 })
 
 t.test('the plan edit from the keyboard alone', async (t) => {
   const cs201 = await courseId('CS 201')
   const page = await signedIn(t, 'una', `/students/${una}/plans`)
   await page.getByRole('heading', { level: 1, name: 'Study plans' }).waitFor()
-  const focused = () => page.evaluate<string>('document.activeElement?.textContent ?? ""')
-  const tabTo = async (text: string) => {
-    for (let i = 0; i < 60 && await focused() !== text; i++) await page.keyboard.press('Tab')
-    t.equal(await focused(), text, `Tab reaches ${text}`)
+  const focused = () => page.evaluate<string>(`(() => {
+    const el = document.activeElement
+    return (el && (el.getAttribute('aria-label') || (el.labels && el.labels[0] ? el.labels[0].textContent : '') || el.textContent)) || ''
+  })()`)
+  const tabTo = async (text: string, key = 'Tab') => {
+    for (let i = 0; i < 80 && await focused() !== text; i++) await page.keyboard.press(key)
+    t.equal(await focused(), text, `${key} reaches ${text}`)
   }
   await tabTo('Edit Four years')
   await page.keyboard.press('Enter')
   await page.getByRole('heading', { level: 2, name: 'Edit Four years' }).waitFor()
+  await tabTo('Term, e.g. 27S')
+  await page.keyboard.type('27S')
+  await page.keyboard.press('Enter')
+  await page.getByRole('region', { name: 'Term 27S' }).waitFor()
+  t.pass('Enter in the field adds the term')
+  await tabTo('Course', 'Shift+Tab')
+  const course = page.getByRole('combobox', { name: 'Course', exact: true })
+  for (let i = 0; i < 10 && await course.inputValue() !== cs201; i++) await page.keyboard.press('ArrowDown')
+  t.equal(await course.inputValue(), cs201, 'the course chosen with the arrow keys')
+  await page.keyboard.press('Tab')
+  t.equal(await page.getByRole('combobox', { name: 'Term', exact: true }).inputValue(), '27S', 'the term just added is offered')
   await tabTo('Add course')
   await page.keyboard.press('Enter')
-  const third = page.getByRole('combobox', { name: 'Course 3', exact: true })
-  await third.waitFor()
-  t.equal(await page.evaluate<string>('document.activeElement?.getAttribute("aria-label") ?? ""'), 'Course 3', 'the new row\'s course takes the focus')
-  for (let i = 0; i < 10 && await third.inputValue() !== cs201; i++) await page.keyboard.press('ArrowDown')
-  t.equal(await third.inputValue(), cs201, 'the course chosen with the arrow keys')
-  await page.keyboard.press('Tab')
-  await page.keyboard.press('Control+A')
-  await page.keyboard.type('27S')
-  await tabTo('Save plan')
-  await page.keyboard.press('Enter')
-  await page.getByRole('status').filter({ hasText: /^Saved/ }).waitFor()
+  await page.getByRole('status').filter({ hasText: /^CS 201 added to 27S\. Saved/ }).waitFor()
   const plan = (await plans()).find((p) => p._id === d.plan)!
   t.same(plan.planned_courses.at(-1), { course: cs201, term: '27S', status: 'planned' }, 'saved, as the API shows')
 })

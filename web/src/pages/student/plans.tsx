@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react'
-import { Link, useParams } from 'react-router'
+import { Link, useParams, useSearchParams } from 'react-router'
 import { api } from '../../api/client'
 import type { components } from '../../api/schema'
 import { Alert, Loading, messageOf, Title, useLoad } from '../../ui'
 import { PlanEditor } from './plan-editor'
 import { PlanHistories } from './plan-history'
+import '../../planner.css'
 
 type Plan = components['schemas']['StudentPlanDetail']
 
@@ -29,7 +30,12 @@ export default function Plans() {
   const [version, setVersion] = useState(0)
   const loaded = useLoad(() => loadPlans(id), [id, version])
   const [saved, setSaved] = useState<Record<string, Plan>>({})
-  const [editing, setEditing] = useState<string | null>(null)
+  // The plan open on the board is in the address, so a reload or a shared link opens it again.
+  const [params, setParams] = useSearchParams()
+  const editing = params.get('plan')
+  const setEditing = (plan: string) => setParams({ plan }, { replace: true })
+  // Opened with its button, the board takes the focus; opened by a link, the page starts at its top.
+  const [opened, setOpened] = useState(false)
   const [histories, setHistories] = useState<readonly string[]>([])
   const [newName, setNewName] = useState('')
   const [newDegree, setNewDegree] = useState('')
@@ -60,6 +66,7 @@ export default function Plans() {
     void act(async () => {
       const plan = await api('post', '/api/student-plans', { body: { student: id, plan_name: newName, target_degree: newDegree || degrees[0]?._id || '', planned_courses: [] } })
       setNewName('')
+      setOpened(true)
       setEditing(plan._id)
       return `Plan “${plan.plan_name}” created.`
     })
@@ -79,7 +86,7 @@ export default function Plans() {
       <Title>Study plans</Title>
       <p><Link to={`/students/${encodeURIComponent(id)}/progress`}>Degree progress</Link> · <Link to="/requests">My requests</Link></p>
       {plans.length === 0 ? <p>No plans yet.</p> : (
-        <table>
+        <table className="plans">
           <caption>Plans</caption>
           <thead>
             <tr><th scope="col">Plan</th><th scope="col">Degree</th><th scope="col">Courses</th><th scope="col">Warnings</th><th scope="col">Review</th><th scope="col">Actions</th></tr>
@@ -88,12 +95,12 @@ export default function Plans() {
             {plans.map((plan) => (
               <tr key={plan._id}>
                 <th scope="row">{plan.plan_name}</th>
-                <td>{degreeName(plan.target_degree)}</td>
-                <td>{plan.planned_courses.length}</td>
-                <td>{plan.warnings.length}</td>
-                <td>{plan.approved_at ? `approved ${new Date(plan.approved_at).toLocaleDateString()}` : plan.review ? <ReviewStatus review={plan.review} /> : 'not submitted'}</td>
+                <td data-label="Degree">{degreeName(plan.target_degree)}</td>
+                <td data-label="Courses">{plan.planned_courses.length}</td>
+                <td data-label="Warnings">{plan.warnings.length}</td>
+                <td data-label="Review">{plan.approved_at ? `approved ${new Date(plan.approved_at).toLocaleDateString()}` : plan.review ? <ReviewStatus review={plan.review} /> : 'not submitted'}</td>
                 <td className="actions">
-                  <button type="button" onClick={() => setEditing(plan._id)}>{`Edit ${plan.plan_name}`}</button>
+                  <button type="button" onClick={() => { setOpened(true); setEditing(plan._id) }}>{`Edit ${plan.plan_name}`}</button>
                   <button type="button" onClick={() => submit(plan)}>{`Submit ${plan.plan_name} for review`}</button>
                 </td>
               </tr>
@@ -102,7 +109,7 @@ export default function Plans() {
         </table>
       )}
       {outcome && (outcome.ok ? <p role="status">{outcome.text}</p> : <Alert>{outcome.text}</Alert>)}
-      {current && <PlanEditor key={current._id} plan={current} courses={courses} degrees={degrees} onSaved={(plan) => setSaved({ ...saved, [plan._id]: plan })} />}
+      {current && <PlanEditor key={current._id} plan={current} focus={opened} courses={courses} degrees={degrees} onSaved={(plan) => setSaved((all) => ({ ...all, [plan._id]: plan }))} />}
       {plans.length > 0 && <PlanHistories plans={plans} open={histories} onToggle={(plan) => setHistories(histories.includes(plan) ? histories.filter((p) => p !== plan) : [...histories, plan])} />}
       <form onSubmit={create} aria-labelledby="new-plan">
         <h2 id="new-plan">New plan</h2>
