@@ -15,7 +15,6 @@ import { loggerOptions, requestId } from './http/logging.js'
 import { requestLoggers } from './http/request-logger.js'
 import { answerSerializers } from './http/serializers.js'
 import { gatePlugin } from './http/gate.js'
-import { installWriteActor } from './http/actor.js'
 import { revertRoutes } from './routes/history/reverts.js'
 import { trashRoutes } from './routes/history/trash.js'
 import { backupRoutes } from './routes/backups/index.js'
@@ -135,7 +134,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   try {
     installJsonBodies(app)
     installValidation(app)
-    installWriteActor(app)
     installSchemaGuard(app, new SchemaGuard(services.store, schema.hash))
     app.addSchema(ErrorBody)
     await app.register(docsPlugin, { publicUrl: config.publicUrl, tags })

@@ -45,7 +45,7 @@ import { wireOutcomes, type OutcomeSinks } from './notifications/outcomes.js'
 import { registerRevertJobs } from './reverts/jobs.js'
 import { registerBackupJobs } from './backups/jobs.js'
 import { Backups } from './backups/service.js'
-import { actingAs } from './actor.js'
+import { systemActor, type Actor } from './actor.js'
 import { Notifications } from './notifications/service.js'
 import { overdueMaintenance } from './workflows/overdue.js'
 import { Approvers } from './workflows/approvers.js'
@@ -150,8 +150,8 @@ async function servicesOn(opened: Store, config: Config, schema: CompiledSchema,
   const history = new HistoryReader(store)
   installRequirementChecks(records, schema)
   installCourseCodeCheck(records, schema)
-  await checkStoredClientSecret(records, schema, secrets, log)
-  await dropRetiredPermissions(records, schema, log)
+  await checkStoredClientSecret(records, schema, secrets, systemActor, log)
+  await dropRetiredPermissions(records, schema, systemActor, log)
   const users = new UserService(store, records)
   const revocations = new Revocations(store)
   const apiKeys = new ApiKeyService(store, records, users)
@@ -178,10 +178,9 @@ async function servicesOn(opened: Store, config: Config, schema: CompiledSchema,
   // Before serving: the seeded definitions exist, and no entity is left out of step with its instance
   // (a schema without workflow classes, as tests of the schema compiler use, has neither to do).
   if (schema.class('Workflow')) {
-    await actingAs({ id: 'start-up', name: 'Service start-up', via: 'start-up' }, async () => {
-      await workflows.seed()
-      await workflows.repair()
-    })
+    const startUp: Actor = { id: 'start-up', name: 'Service start-up', via: 'start-up' }
+    await workflows.seed(startUp)
+    await workflows.repair(startUp)
   }
   const responseCache = await createResponseCache(config, log, cluster.notices ?? undefined)
   records.onChange((change) => responseCache.invalidate(change.collection))

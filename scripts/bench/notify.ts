@@ -36,6 +36,10 @@ import { sampleWorkflows } from '../sample/workflow-cases.js'
 import { benchReceiver, benchSmtp, until } from './notify-servers.js'
 import { freePort, run, startServer, stop } from './processes.js'
 import { summarize, type Latency } from './search.js'
+import type { Actor } from '../../src/actor.js'
+
+/** The benchmark's own set-up writes, as their revisions name them. */
+const benchActor: Actor = { id: 'bench', name: 'Benchmark set-up', via: 'bench' }
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const scale = 10
@@ -57,17 +61,17 @@ async function writeApprovers(env: Record<string, string>): Promise<void> {
     await store.ensureIndexes(instancesCollection, [...instanceIndexes])
     const records = new RecordService(store, schema)
     const definitions = new Definitions(records, schema)
-    await definitions.seed()
+    await definitions.seed(benchActor)
     const definition = await definitions.current('honors_thesis')
     const admins = await new Approvers(store, records, schema).admins()
     const instances = new Instances(store, () => new Date())
     const students = catalog.undergraduates
     for (let i = 0; i < digestApprovers; i++) {
-      const advisor = await records.create('Faculty', { first_name: 'Digest', last_name: `Approver ${i}`, email: `digest-approver-${i}@bench.example.edu` })
+      const advisor = await records.create('Faculty', { first_name: 'Digest', last_name: `Approver ${i}`, email: `digest-approver-${i}@bench.example.edu` }, { actor: benchActor })
       const student = students[i % students.length]!
       const entity = await records.create('ThesisRequest', {
         student: student.id, advisor: advisor._id, title: `Digest thesis ${i}`, abstract: 'A thesis of the notification benchmark.', term: '26S', status: 'submitted',
-      })
+      }, { actor: benchActor })
       const outcome = start({ definition, entity: entity._id, submitter: student.id, directory: { roles: { advisor: [advisor._id], department_admin: admins } }, now: new Date() })
       if (!outcome.ok) throw new Error(`digest request ${i}: ${outcome.reason}`)
       await instances.insert(outcome.instance, [student.id])

@@ -22,6 +22,10 @@ import { Approvers } from '../../src/workflows/approvers.js'
 import { Definitions } from '../../src/workflows/definitions.js'
 import { instanceIndexes, instancesCollection, Instances } from '../../src/workflows/persistence.js'
 import { measureLatency, summarize, type Latency } from './search.js'
+import type { Actor } from '../../src/actor.js'
+
+/** The benchmark's own set-up writes, as their revisions name them. */
+const benchActor: Actor = { id: 'bench', name: 'Benchmark set-up', via: 'bench' }
 
 export const workflowBenchName = 'workflows: thesis pending queue and approvals'
 export const workflowTargets = { pendingP95: 10, approveP95: 15 } as const
@@ -65,7 +69,7 @@ export async function seedWorkflowBench(env: Record<string, string>): Promise<Se
     await store.ensureIndexes(instancesCollection, [...instanceIndexes])
     const records = new RecordService(store, schema)
     const definitions = new Definitions(records, schema)
-    await definitions.seed()
+    await definitions.seed(benchActor)
     const definition = await definitions.current('honors_thesis')
     const admins = await new Approvers(store, records, schema).admins()
     if (!admins.length) throw new Error('the seeded department has no admin for the thesis department stage')
@@ -83,7 +87,7 @@ export async function seedWorkflowBench(env: Record<string, string>): Promise<Se
       clock.at += 1000
       const entity = await records.create('ThesisRequest', {
         student: student._id, advisor: advisor._id, title: `Benchmark thesis ${i}`, abstract: 'A thesis of the workflow benchmark.', term: '26S', status: 'draft',
-      })
+      }, { actor: benchActor })
       const directory = { roles: { advisor: [advisor._id], department_admin: admins } }
       const now = new Date(clock.at)
       let outcome = start({ definition, entity: entity._id, submitter: student._id, directory, now })
@@ -96,7 +100,7 @@ export async function seedWorkflowBench(env: Record<string, string>): Promise<Se
       if (!outcome.ok) throw new Error(`bench request ${i}: ${outcome.reason}`)
       const instance: WorkflowInstance = outcome.instance
       await instances.insert(instance, [student._id])
-      await records.update(entity._id, { status: entityStatusOf(instance) })
+      await records.update(entity._id, { status: entityStatusOf(instance) }, { actor: benchActor })
       if (mine) approverRequests.push(entity._id)
     }
     // The scenario times the queue among requests long submitted, whose notices went out long ago: none

@@ -1,6 +1,6 @@
 import type { RecordService } from '../../src/records/service.js'
 import type { SampleDepartment, SampleRecord } from './index.js'
-import { SeedError } from './seed-store.js'
+import { SeedError, seedActor } from './seed-store.js'
 
 export interface BulkOptions {
   /** Records per createMany. */
@@ -11,8 +11,8 @@ export interface BulkOptions {
  * Writes the department through the record service's createMany, a batch of one class at a time: every
  * record passes the checks a single create makes, but a batch's references and ids are read together and
  * its documents written in one store write, where one create per record takes minutes at scale 100. A
- * stage's records refer only to earlier stages', as createMany requires. Returns the records written
- * per class; the first refused record stops the seed.
+ * stage's records refer only to earlier stages', as createMany requires. Every record is by the seed
+ * (seedActor). Returns the records written per class; the first refused record stops the seed.
  */
 export async function seedDepartmentInBulk(records: RecordService, department: SampleDepartment, options: BulkOptions = {}): Promise<Record<string, number>> {
   const batch = options.batch ?? 2000
@@ -27,7 +27,7 @@ export async function seedDepartmentInBulk(records: RecordService, department: S
     for (const [className, list] of byClass) {
       for (let at = 0; at < list.length; at += batch) {
         const chunk = list.slice(at, at + batch)
-        const outcomes = await records.createMany(className, chunk.map((r) => (r.key === undefined ? { input: r.body } : { input: r.body, key: r.key })))
+        const outcomes = await records.createMany(className, chunk.map((r) => (r.key === undefined ? { input: r.body } : { input: r.body, key: r.key })), { actor: seedActor })
         outcomes.forEach((outcome, i) => {
           const record = chunk[i]!
           if (outcome.error) throw new SeedError(record, outcome.error.message, { cause: outcome.error })

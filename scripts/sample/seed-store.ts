@@ -1,5 +1,9 @@
+import type { Actor } from '../../src/actor.js'
 import type { ApiRecord, RecordService } from '../../src/records/service.js'
 import type { SampleDepartment, SampleRecord } from './index.js'
+
+/** Who the sample data is by: every record the seed writes has its first revision by `seed` (docs/history.md). */
+export const seedActor: Actor = { id: 'seed', name: 'Sample data', via: 'seed' }
 
 export class SeedError extends Error {
   constructor(readonly record: SampleRecord, detail: string, options?: ErrorOptions) {
@@ -16,7 +20,7 @@ export interface WriteOptions {
 async function write(records: RecordService, record: SampleRecord): Promise<ApiRecord> {
   let created: ApiRecord
   try {
-    created = await records.create(record.className, record.body, record.key === undefined ? {} : { key: record.key })
+    created = await records.create(record.className, record.body, record.key === undefined ? { actor: seedActor } : { actor: seedActor, key: record.key })
   } catch (error) {
     throw new SeedError(record, error instanceof Error ? error.message : String(error), { cause: error })
   }

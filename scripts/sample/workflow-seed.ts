@@ -20,6 +20,7 @@ import type { ActionResult } from '../../src/workflows/types.js'
 import type { SampleCatalog } from './catalog.js'
 import type { SampleRecord } from './records.js'
 import { sampleWorkflows, type WorkflowCase } from './workflow-cases.js'
+import { seedActor as actor } from './seed-store.js'
 
 export interface WorkflowSeedDeps {
   readonly store: Store
@@ -60,7 +61,7 @@ class Cast {
     const role = this.admins.has(personId) ? 'admin' : roleOfClass[person.className]!
     return await this.deps.records.create('User', {
       email, role, role_set_at: roleSetAt, campus_id: person.body.campus_id, first_name: person.body.first_name, last_name: person.body.last_name,
-    }, { key: id.slice('User/'.length) }) as UserRecord
+    }, { actor, key: id.slice('User/'.length) }) as UserRecord
   }
 
   /** The person signed in, as the auth plugin would make them. */
@@ -83,8 +84,8 @@ class Cast {
 async function staffCommittee(deps: WorkflowSeedDeps, cast: Cast, name: string, members: readonly SampleRecord[]): Promise<void> {
   const users = (await Promise.all(members.map((m) => cast.user(m.id)))).map((u) => u._id)
   const group = await deps.store.collection<GroupRecord>('groups').findOne({ name })
-  if (group) await deps.records.update(group._id, { members: users })
-  else await deps.records.create('Group', { name, description: 'Its members decide at the committee stage of the workflow that reads this group', permissions: [], members: users })
+  if (group) await deps.records.update(group._id, { members: users }, { actor })
+  else await deps.records.create('Group', { name, description: 'Its members decide at the committee stage of the workflow that reads this group', permissions: [], members: users }, { actor })
 }
 
 /** Stage counts of each domain's current definition. */
@@ -105,25 +106,25 @@ async function play(service: WorkflowService, instances: Instances, cast: Cast, 
   const submitter = await cast.as(c.submitter)
   let result: ActionResult
   if (domain === 'major_plans') {
-    const entity = await service.create(domain, submitter, { plan: c.record.id })
+    const entity = await service.create(domain, submitter, actor, { plan: c.record.id })
     result = { entity, instance: (await instances.ofEntity(entity._id))! }
   } else {
     if (c.end === 'draft') return
-    result = await service.submit(domain, submitter, c.record.id)
+    result = await service.submit(domain, submitter, actor, c.record.id)
   }
   const id = result.entity._id
   const firstPending = () => pendingApprovals(result.instance)[0]!
   const decide = async (decision: 'approve' | 'reject' | 'request_revision') => {
     tick()
     const approver = await cast.as(firstPending().approver)
-    result = await service.decide(domain, approver, id, { decision, stage: result.instance.current_stage, comment: comments[decision] })
+    result = await service.decide(domain, approver, actor, id, { decision, stage: result.instance.current_stage, comment: comments[decision] })
   }
 
   if (c.end === 'resubmitted') {
     await decide('request_revision')
     tick()
-    await service.update(domain, submitter, id, revised(c.record))
-    result = await service.submit(domain, submitter, id)
+    await service.update(domain, submitter, actor, id, revised(c.record))
+    result = await service.submit(domain, submitter, actor, id)
   }
   for (let passed = 0; passed < c.approvedStages; passed++) {
     const stage = result.instance.current_stage
@@ -133,13 +134,13 @@ async function play(service: WorkflowService, instances: Instances, cast: Cast, 
   switch (c.end) {
     case 'rejected': return void await decide('reject')
     case 'revision_requested': return void await decide('request_revision')
-    case 'withdrawn': return void await service.withdraw(domain, submitter, id, { comment: 'Withdrawn: I will apply again next term.' })
+    case 'withdrawn': return void await service.withdraw(domain, submitter, actor, id, { comment: 'Withdrawn: I will apply again next term.' })
     case 'delegated': {
       const from = firstPending().approver
       const asked = new Set([result.instance.submitter, ...result.instance.excluded, ...result.instance.stages.flatMap((s) => s.approvals.map((a) => a.approver))])
       const to = cast.faculty.find((f) => !asked.has(f))!
       await cast.user(to)
-      return void await service.delegate(domain, await cast.as(from), id, { to, stage: result.instance.current_stage, comment: 'On leave this month: please decide in my place.' })
+      return void await service.delegate(domain, await cast.as(from), actor, id, { to, stage: result.instance.current_stage, comment: 'On leave this month: please decide in my place.' })
     }
     default:
   }
@@ -168,7 +169,7 @@ function revised(record: SampleRecord): Record<string, unknown> {
 export async function seedSampleWorkflows(deps: WorkflowSeedDeps, catalog: SampleCatalog, now: Date): Promise<WorkflowSeedCounts> {
   let clock = now
   const service = new WorkflowService({ ...deps, people: new People(deps.records, deps.schema), now: () => clock })
-  await service.seed()
+  await service.seed(actor)
   const people = new Map([...catalog.faculty, ...catalog.staff, ...catalog.undergraduates, ...catalog.graduates].map((p) => [p.id, p]))
   // Stage counts come from the definitions; the cast does not depend on them.
   const { cast: roles } = sampleWorkflows(catalog, Object.fromEntries(workflowDomains.map((d) => [d, 1])) as Record<WorkflowDomainKey, number>)
@@ -178,8 +179,8 @@ export async function seedSampleWorkflows(deps: WorkflowSeedDeps, catalog: Sampl
   await staffCommittee(deps, cast, domainSpec('award_nominations').committeeGroup!, roles.awardsCommittee)
   const { cases, plans } = sampleWorkflows(catalog, await stageCounts(service, await cast.as(roles.admins[0]!.id)))
 
-  for (const plan of plans) await deps.records.create(plan.className, plan.body, { key: plan.key! })
-  for (const c of cases) if (c.domain !== 'major_plans') await deps.records.create(c.record.className, c.record.body, { key: c.record.key! })
+  for (const plan of plans) await deps.records.create(plan.className, plan.body, { actor, key: plan.key! })
+  for (const c of cases) if (c.domain !== 'major_plans') await deps.records.create(c.record.className, c.record.body, { actor, key: c.record.key! })
   const instances = new Instances(deps.store, () => clock)
   for (const c of cases) {
     clock = new Date(now.getTime() - c.ageDays * day)

@@ -1,6 +1,7 @@
 import fastifyJwt from '@fastify/jwt'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { systemActor } from '../actor.js'
 import type { Config } from '../config.js'
 import { ApiKeyNotAllowed, type AppError, AuthRequired, PermissionDenied, TokenInvalid, isAppError } from '../errors.js'
 import type { Store } from '../store/port.js'
@@ -76,7 +77,8 @@ async function bearerPrincipal(request: FastifyRequest, { users, revocations, co
   }
   // Checked after (and outside) the verifier's cache, so a signed-out token stays refused.
   if (await revocations.isRevoked(config.jwt.issuer, claims.jti)) throw new TokenInvalid('Invalid or expired token')
-  const user = await users.fromToken(claims)
+  // Before the request has a caller: a user the token names is created by the service itself.
+  const user = await users.fromToken(claims, systemActor)
   if (!user) throw new TokenInvalid('Invalid or expired token')
   const { permissions, groups } = await users.access(user)
   const expiresAt = new Date(claims.exp * 1000)

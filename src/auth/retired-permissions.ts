@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
+import type { Actor } from '../actor.js'
 import type { RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
 
@@ -13,13 +14,13 @@ export const retiredPermissions: readonly string[] = ['view_audit']
  * the schema no longer knows. Run at start-up, before serving; a second run finds nothing to change.
  * Returns how many groups changed.
  */
-export async function dropRetiredPermissions(records: RecordService, schema: CompiledSchema, log: FastifyBaseLogger): Promise<number> {
+export async function dropRetiredPermissions(records: RecordService, schema: CompiledSchema, actor: Actor, log: FastifyBaseLogger): Promise<number> {
   const group = schema.class('Group')
   if (!group) return 0
   const holding = await records.find(group, { permissions: { $in: [...retiredPermissions] } })
   for (const found of holding) {
     const kept = (found.permissions as string[]).filter((name) => !retiredPermissions.includes(name))
-    await records.update(found._id, { permissions: kept })
+    await records.update(found._id, { permissions: kept }, { actor })
   }
   if (holding.length) log.info({ groups: holding.length, permissions: retiredPermissions }, 'retired permissions removed from groups')
   return holding.length

@@ -1,3 +1,4 @@
+import type { Actor } from '../actor.js'
 import { RecordNotFound, WriteContended, hasStatus } from '../errors.js'
 import type { RecordService } from '../records/service.js'
 import type { Group, User } from '../schema/generated/records.js'
@@ -58,13 +59,13 @@ export class UserService {
    * The user an ID token names. A token minted by `npm run token` may name a user who does not exist yet
    * (the script cannot write to a store the server owns): that user is created from the token's claims.
    */
-  async fromToken(claims: IdTokenClaims): Promise<UserRecord | null> {
+  async fromToken(claims: IdTokenClaims, actor: Actor): Promise<UserRecord | null> {
     let user = await this.byId(claims.sub)
     if (!user && claims.role_grant && claims.sub.startsWith('User/email-')) {
       try {
         user = await this.records.create('User', {
           email: claims.email, role: claims.role_grant, role_set_at: new Date(claims.iat * 1000).toISOString(),
-        }, { key: claims.sub.slice('User/'.length) })
+        }, { actor, key: claims.sub.slice('User/'.length) })
       } catch (error) {
         if (!hasStatus(error, 409)) throw error
         user = await this.byId(claims.sub)
@@ -72,7 +73,7 @@ export class UserService {
     }
     if (user && claims.role_grant && claims.role_grant !== user.role) {
       const changedAt = user.role_set_at ? Date.parse(user.role_set_at) : 0
-      if (claims.iat * 1000 > changedAt) user = await this.setRole(user, claims.role_grant, new Date(claims.iat * 1000))
+      if (claims.iat * 1000 > changedAt) user = await this.setRole(user, claims.role_grant, actor, new Date(claims.iat * 1000))
     }
     return user
   }
@@ -87,7 +88,7 @@ export class UserService {
    * nothing. The role follows the affiliation, except that an admin stays admin; SSO never makes one.
    * Fails with ValidationFailed (ADKS_VALIDATION_FAILED) when the IdP's values do not fit the User schema.
    */
-  async upsertFromSaml(identity: SamlIdentity, at = new Date()): Promise<UserRecord> {
+  async upsertFromSaml(identity: SamlIdentity, actor: Actor, at = new Date()): Promise<UserRecord> {
     const stamp = at.toISOString()
     const mapped = roleFromAffiliation(identity.affiliation)
     const fields = {
@@ -106,11 +107,11 @@ export class UserService {
         const role = roleAfterSignIn(existing.role, mapped)
         return await this.records.update(existing._id, {
           ...fields, ...(role !== existing.role ? { role, role_set_at: stamp } : {}),
-        }, { className: 'User' })
+        }, { actor, className: 'User' })
       }
       try {
         return await this.records.create('User', { ...fields, campus_id: identity.netid, role: mapped, role_set_at: stamp },
-          { key: userKeyForNetid(identity.netid) })
+          { actor, key: userKeyForNetid(identity.netid) })
       } catch (error) {
         // Another sign-in of the same person created the record first: update that one instead.
         if (!hasStatus(error, 409)) throw error
@@ -119,8 +120,8 @@ export class UserService {
     throw new WriteContended(`the user for NetID ${identity.netid} could not be created`)
   }
 
-  async setRole(user: UserRecord, role: Role, at = new Date()): Promise<UserRecord> {
-    return await this.records.update(user._id, { role, role_set_at: at.toISOString() }, { className: 'User' })
+  async setRole(user: UserRecord, role: Role, actor: Actor, at = new Date()): Promise<UserRecord> {
+    return await this.records.update(user._id, { role, role_set_at: at.toISOString() }, { actor, className: 'User' })
   }
 
   /** A page of users by email, for administration. */
@@ -138,10 +139,10 @@ export class UserService {
    * collection, so every remembered principal is dropped and the user has the new role at their next
    * request; a later single sign-on keeps an admin admin (roles.ts).
    */
-  async changeRole(id: string, role: Role): Promise<UserRecord> {
+  async changeRole(id: string, role: Role, actor: Actor): Promise<UserRecord> {
     const user = await this.byId(id)
     if (!user) throw new RecordNotFound(`${id} not found`)
-    return user.role === role ? user : this.setRole(user, role)
+    return user.role === role ? user : this.setRole(user, role, actor)
   }
 
   /** The role's permissions plus every group's the user is in, read fresh on each request. */

@@ -1,3 +1,4 @@
+import type { Actor } from '../actor.js'
 import type { MappedRecord, Refs, RowError, SourceRef, SyncKind } from '../domain/campus-sync/types.js'
 import type { RecordUpdate, SyncPlan } from '../domain/campus-sync/plan.js'
 import { isAppError } from '../errors.js'
@@ -27,6 +28,8 @@ export interface ApplyContext {
   readonly auditLog: AuditLog
   /** Ties the audit entries of enrollment writes to the run. */
   readonly runId: string
+  /** The run, as its writes' revisions name it. */
+  readonly actor: Actor
   readonly signal: AbortSignal
   /** Current store ids by kind; looked up as the writes go, so a record created earlier in the run is found. */
   readonly maps: Readonly<Record<string, KindRecords>>
@@ -98,10 +101,11 @@ async function createPage(kind: SyncKind, page: readonly MappedRecord[], context
       outcomes[index] = { error }
     }
   })
+  const by = { actor: context.actor }
   for (const [className, batch] of byClass) {
     const bodies = batch.map(({ body }) => body)
     try {
-      const created = kind === 'enrollment' ? await context.enrollments.createMany(bodies) : await context.records.createMany(className, bodies.map((input) => ({ input })))
+      const created = kind === 'enrollment' ? await context.enrollments.createMany(bodies, by) : await context.records.createMany(className, bodies.map((input) => ({ input })), by)
       batch.forEach(({ index }, i) => { outcomes[index] = created[i]! })
     } catch (error) {
       // A class the schema does not store refuses every row of its batch, not the run.
@@ -131,11 +135,11 @@ async function update_(kind: SyncKind, update: RecordUpdate, context: ApplyConte
 
 async function write(kind: SyncKind, id: string, patch: Record<string, unknown>, context: ApplyContext): Promise<void> {
   if (kind === 'enrollment') {
-    await context.enrollments.update(id, patch)
+    await context.enrollments.update(id, patch, { actor: context.actor })
     await audit(context, id, 'update')
     return
   }
-  await context.records.update(id, patch)
+  await context.records.update(id, patch, { actor: context.actor })
 }
 
 /** Instructors someone added by hand (people no sync owns) stay; the feed decides only about its own. */

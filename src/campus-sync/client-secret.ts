@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { SecretBox } from '../auth/secret-box.js'
 import { hasStatus } from '../errors.js'
+import type { Actor } from '../actor.js'
 import type { RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
 import { clientSecretContext, configId } from './config.js'
@@ -10,7 +11,7 @@ import { clientSecretContext, configId } from './config.js'
  * (else start-up stops, naming it, rather than every later sync failing), and a plain one stored by an
  * earlier version is sealed in place.
  */
-export async function checkStoredClientSecret(records: RecordService, schema: CompiledSchema, secrets: SecretBox, log: FastifyBaseLogger): Promise<void> {
+export async function checkStoredClientSecret(records: RecordService, schema: CompiledSchema, secrets: SecretBox, actor: Actor, log: FastifyBaseLogger): Promise<void> {
   if (!schema.class('SyncConfig')) return
   const stored = await records.get(configId)
   const secret = stored?.client_secret
@@ -20,7 +21,7 @@ export async function checkStoredClientSecret(records: RecordService, schema: Co
     return
   }
   try {
-    await records.update(configId, { client_secret: secrets.seal(secret, clientSecretContext) }, { expectVersion: stored._version })
+    await records.update(configId, { client_secret: secrets.seal(secret, clientSecretContext) }, { actor, expectVersion: stored._version })
     log.info('the campus-sync client secret stored in clear is now encrypted at rest')
   } catch (error) {
     // Another instance starting at the same time sealed it, or an administrator stored a new one.

@@ -1,3 +1,4 @@
+import type { Actor } from '../actor.js'
 import { SecretBox } from '../auth/secret-box.js'
 import { openPackage } from './oneroster/csv.js'
 import { ValidationFailed } from '../errors.js'
@@ -54,7 +55,7 @@ const restOnly = ['url', 'token_url', 'client_id', 'client_secret'] as const
  * is unchanged: a secret never follows the configuration to another server. A new secret is stored
  * sealed (src/auth/secret-box.ts), never in clear.
  */
-export async function saveConfig(records: RecordService, schema: CompiledSchema, secrets: SecretBox, body: ConfigInput): Promise<void> {
+export async function saveConfig(records: RecordService, schema: CompiledSchema, secrets: SecretBox, actor: Actor, body: ConfigInput): Promise<void> {
   const { source } = body
   const stored = await records.get(configId)
   let fields: Record<string, unknown>
@@ -81,6 +82,6 @@ export async function saveConfig(records: RecordService, schema: CompiledSchema,
     fields = { source_type: source.type, url: source.url, token_url: tokenUrl, client_id: source.client_id, client_secret: sealed, path: null }
   }
   const values = { ...fields, terms: body.terms ?? [], delete_policy: body.delete_policy ?? 'deactivate', max_deactivate_percent: body.max_deactivate_percent ?? 10 }
-  if (stored) await records.update(configId, values)
-  else await records.create('SyncConfig', Object.fromEntries(Object.entries({ name: 'campus', ...values }).filter(([, v]) => v !== null)), { key: 'campus' })
+  if (stored) await records.update(configId, values, { actor })
+  else await records.create('SyncConfig', Object.fromEntries(Object.entries({ name: 'campus', ...values }).filter(([, v]) => v !== null)), { actor, key: 'campus' })
 }

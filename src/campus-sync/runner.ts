@@ -1,5 +1,5 @@
-import { actingAs } from '../actor.js'
 import { randomUUID } from 'node:crypto'
+import type { Actor } from '../actor.js'
 import type { SecretBox } from '../auth/secret-box.js'
 import type { Collection, OneRosterClass, OneRosterEnrollment } from '../domain/campus-sync/model.js'
 import { courseCodeKey } from '../domain/course-code.js'
@@ -90,11 +90,11 @@ const ownedHere: Record<SyncKind, ReadonlySet<string>> = {
  */
 export async function runCampusSync(deps: SyncDeps, request: CampusSyncRequest, context: Context): Promise<SyncResult> {
   const runId = randomUUID()
-  // Every record the run writes is the run's (DESIGN 6.9), so that it can be reverted as a whole.
-  return actingAs({ id: `sync:${runId}`, name: 'Campus sync', via: `campus-sync/${request.kind}`, run: true }, () => runOnce(deps, request, context, runId))
+  // Every record the run writes is the run's (docs/history.md), so that it can be reverted as a whole.
+  return runOnce(deps, request, context, runId, { id: `sync:${runId}`, name: 'Campus sync', via: `campus-sync/${request.kind}`, run: true })
 }
 
-async function runOnce(deps: SyncDeps, request: CampusSyncRequest, context: Context, runId: string): Promise<SyncResult> {
+async function runOnce(deps: SyncDeps, request: CampusSyncRequest, context: Context, runId: string, actor: Actor): Promise<SyncResult> {
   const now = deps.now ?? (() => new Date())
   const startedAt = now().toISOString()
   const config = deps.config ?? await loadSyncConfig(deps.records, deps.schema, deps.secrets)
@@ -140,7 +140,7 @@ async function runOnce(deps: SyncDeps, request: CampusSyncRequest, context: Cont
       system: oneRosterSystem, kind: request.kind, ...(request.term ? { term: request.term } : {}), dry_run: result.dry_run, status,
       ...(said ? { message: said.slice(0, 2000) } : {}), started_at: startedAt, finished_at: now().toISOString(), ...counts,
       accounted: result.accounted, errors: listed(errors), warnings: listed(warnings),
-    }, { key: runId })
+    }, { actor, key: runId })
     if (deps.events) {
       const refusal = planned.plans.find((p) => p.refusal)?.refusal
       const event = syncEvent({
@@ -163,7 +163,7 @@ async function runOnce(deps: SyncDeps, request: CampusSyncRequest, context: Cont
   }
 
   const maps = planned.maps
-  const writeContext = { records: deps.records, enrollments: deps.enrollments, auditLog: deps.auditLog, runId, signal: context.signal, maps }
+  const writeContext = { records: deps.records, enrollments: deps.enrollments, auditLog: deps.auditLog, runId, actor, signal: context.signal, maps }
   let step = 0
   for (const p of planned.plans) {
     await context.progress(10 + Math.round((80 * step++) / (planned.plans.length + 1)), `writing ${p.kind} records`)
@@ -185,7 +185,7 @@ async function runOnce(deps: SyncDeps, request: CampusSyncRequest, context: Cont
   if (failures.length) return finish('failed', failures.join('; '))
   for (const [collection, result] of reads) {
     const next = nextWatermark(marks.get(collection), result.rows)
-    if (next !== undefined && next !== marks.get(collection)) await saveWatermark(deps.records, deps.schema, key, collection, next)
+    if (next !== undefined && next !== marks.get(collection)) await saveWatermark(deps.records, deps.schema, actor, key, collection, next)
   }
   await context.progress(100, 'done')
   return finish('completed')

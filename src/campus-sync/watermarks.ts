@@ -1,3 +1,4 @@
+import type { Actor } from '../actor.js'
 import type { RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
 
@@ -8,8 +9,8 @@ export async function readWatermarks(records: RecordService, schema: CompiledSch
 }
 
 /** Keeps the newest dateLastModified the source reported for a collection (never the local clock). */
-export async function saveWatermark(records: RecordService, schema: CompiledSchema, sourceKey: string, collection: string, value: string): Promise<void> {
+export async function saveWatermark(records: RecordService, schema: CompiledSchema, actor: Actor, sourceKey: string, collection: string, value: string): Promise<void> {
   const [existing] = await records.find(schema.class('SyncWatermark')!, { source_key: sourceKey, collection })
-  if (existing) await records.update(existing._id, { value })
-  else await records.create('SyncWatermark', { source_key: sourceKey, collection, value })
+  if (existing) await records.update(existing._id, { value }, { actor })
+  else await records.create('SyncWatermark', { source_key: sourceKey, collection, value }, { actor })
 }

@@ -3,7 +3,7 @@ import { planWarnings, type PlanCourse, type PlannedEntry, type PlanWarning } fr
 import type { Principal } from '../auth/principal.js'
 import { ValidationFailed, VersionConflict, withHeaders } from '../errors.js'
 import type { Enrollments } from '../privacy/enrollments.js'
-import type { ApiRecord, RecordService } from '../records/service.js'
+import type { ApiRecord, RecordService, WriteBy } from '../records/service.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 
 /**
@@ -67,9 +67,9 @@ export class StudentPlans {
     return this.withWarnings(student, plans)
   }
 
-  async create(student: ApiRecord, input: Record<string, unknown>): Promise<PlanWithWarnings> {
+  async create(student: ApiRecord, input: Record<string, unknown>, { actor }: WriteBy): Promise<PlanWithWarnings> {
     refuseApprovalFields(input)
-    const [plan] = await this.withWarnings(student, [await this.records.create(this.cls.name, input)])
+    const [plan] = await this.withWarnings(student, [await this.records.create(this.cls.name, input, { actor })])
     return plan!
   }
 
@@ -78,7 +78,7 @@ export class StudentPlans {
    * write is a compare-and-set on the version the reviews were checked against, so a review that
    * started or an approval that landed in between makes it a 409 to read again.
    */
-  async update(student: ApiRecord, plan: ApiRecord, patch: Record<string, unknown>, options: { expectVersion?: number; by?: Principal }): Promise<PlanWithWarnings> {
+  async update(student: ApiRecord, plan: ApiRecord, patch: Record<string, unknown>, options: { expectVersion?: number; by?: Principal } & WriteBy): Promise<PlanWithWarnings> {
     refuseApprovalFields(patch)
     if (patch.student !== undefined && patch.student !== plan.student) {
       throw new ValidationFailed(`'student' cannot change: a plan stays with ${String(plan.student)}; create a new plan for another student`)
@@ -87,15 +87,15 @@ export class StudentPlans {
       throw withHeaders(new VersionConflict(`${plan._id} is at version ${plan._version}, not ${options.expectVersion}; read it again`), { etag: `"${plan._version}"` })
     }
     const voids = await this.reviews.voidedBy(plan)
-    const written = await this.records.update(plan._id, voids ? { ...patch, ...voidedFields } : patch, { expectVersion: plan._version })
+    const written = await this.records.update(plan._id, voids ? { ...patch, ...voidedFields } : patch, { actor: options.actor, expectVersion: plan._version })
     if (voids) await this.reviews.recordVoid(voids, plan, options.by)
     const [updated] = await this.withWarnings(student, [written])
     return updated!
   }
 
-  async remove(plan: ApiRecord): Promise<void> {
+  async remove(plan: ApiRecord, { actor }: WriteBy): Promise<void> {
     await this.reviews.checkRemovable(plan)
-    await this.records.remove(plan._id)
+    await this.records.remove(plan._id, { actor })
   }
 
   private async withWarnings(student: ApiRecord, plans: readonly ApiRecord[]): Promise<PlanWithWarnings[]> {

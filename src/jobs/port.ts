@@ -1,10 +1,10 @@
-import { actingAs } from '../actor.js'
 /**
  * The job port. Handlers and the admin routes speak only this interface; the BullMQ driver (Redis) and
  * the embedded driver (records in the store) implement it identically, which the contract suite in
  * test/jobs/contract.ts checks against both.
  */
 import { randomBytes } from 'node:crypto'
+import type { Actor } from '../actor.js'
 import { JobNotFailed, JobNotFound, JobsUnavailable, QueueNotFound, ScheduleNotFound, ValidationFailed } from '../errors.js'
 
 export const queueNames = ['campus-sync', 'publication-import', 'citation-refresh', 'maintenance', 'notifications'] as const
@@ -41,6 +41,11 @@ export interface JobContext<D = Record<string, unknown>> {
    */
   readonly signal: AbortSignal
   readonly log: JobLog
+  /**
+   * Who the job's writes are by (docs/history.md): `job:<id>`, through the queue and job name. A handler
+   * that is a run of its own (a sync, an import) writes as the run instead.
+   */
+  readonly actor: Actor
 }
 
 export interface JobLog {
@@ -50,12 +55,9 @@ export interface JobLog {
 
 export type JobHandler = (context: JobContext) => Promise<Record<string, unknown> | void>
 
-/**
- * Runs a job's handler with every write it makes by the job (DESIGN 6.9: `job:<id>`, through the queue
- * and job name); a handler that is a run of its own (a sync, an import) names the run inside.
- */
-export function runHandler(handler: JobHandler, context: JobContext, job: { readonly queue: string; readonly name: string }): Promise<Record<string, unknown> | void> {
-  return actingAs({ id: `job:${context.id}`, via: `${job.queue}/${job.name}` }, () => handler(context))
+/** Runs a job's handler, its context completed with the job as the actor of its writes. */
+export function runHandler(handler: JobHandler, context: Omit<JobContext, 'actor'>, job: { readonly queue: string; readonly name: string }): Promise<Record<string, unknown> | void> {
+  return handler({ ...context, actor: { id: `job:${context.id}`, via: `${job.queue}/${job.name}` } })
 }
 /** A queue's handlers by job name. */
 export type HandlerMap = Readonly<Record<string, JobHandler>>

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { actingAs } from '../actor.js'
+import type { Actor } from '../actor.js'
 import { internalFields } from '../records/derived.js'
 import type { RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
@@ -127,17 +127,16 @@ export async function checkMigrations(store: Store, was: CompiledSchema, is: Com
 export async function applyMigrations(store: Store, records: RecordService, was: CompiledSchema, migrations: readonly Migration[], progress?: (name: string, done: number) => void): Promise<void> {
   const state = store.collection<MigrationsState>(schemaStateCollection)
   for (const migration of migrations) {
+    const actor: Actor = { id: `migration:${migration.name}`, name: `Migration ${migration.name}`, via: 'schema:migrate' }
     let done = 0
-    await actingAs({ id: `migration:${migration.name}`, name: `Migration ${migration.name}`, via: 'schema:migrate' }, async () => {
-      for await (const docs of affected(store, was, [migration])) {
-        for (const doc of docs) {
-          await records.rewrite(doc._id, (record) => migration.operations.reduce((r, op) => applyOperation(r, op, was.model), record))
-          done++
-        }
-        await state.upsertOne({ _id: migrationsId }, { _id: migrationsId, running: { name: migration.name, done, total: done } })
-        progress?.(migration.name, done)
+    for await (const docs of affected(store, was, [migration])) {
+      for (const doc of docs) {
+        await records.rewrite(doc._id, (record) => migration.operations.reduce((r, op) => applyOperation(r, op, was.model), record), { actor })
+        done++
       }
-    })
+      await state.upsertOne({ _id: migrationsId }, { _id: migrationsId, running: { name: migration.name, done, total: done } })
+      progress?.(migration.name, done)
+    }
     await markApplied(store, [migration])
     await state.updateOne({ _id: migrationsId }, { $unset: { running: true } })
   }

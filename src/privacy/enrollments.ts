@@ -1,7 +1,7 @@
 import { gradePoints } from '../domain/grades.js'
 import { compareTerms } from '../domain/terms.js'
 import { RecordNotFound, ValidationFailed, hasStatus } from '../errors.js'
-import type { ApiRecord, CreateOutcome, RecordService } from '../records/service.js'
+import type { ApiRecord, CreateOutcome, RecordService, WriteBy } from '../records/service.js'
 import type { Course, Enrollment } from '../schema/generated/records.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 
@@ -43,14 +43,14 @@ export class Enrollments {
     return new Map(courses.map((course) => [course._id, course]))
   }
 
-  async create(input: unknown): Promise<ApiRecord> {
+  async create(input: unknown, by: WriteBy): Promise<ApiRecord> {
     const fields = { ...(input as Fields) }
     await this.checkSection(fields)
-    return this.records.create(this.cls.name, withGradePoints(fields, fields, false))
+    return this.records.create(this.cls.name, withGradePoints(fields, fields, false), by)
   }
 
   /** Many at once, under the same rules (records.createMany): each refused one gets its 4xx as its outcome. */
-  async createMany(inputs: readonly unknown[]): Promise<CreateOutcome[]> {
+  async createMany(inputs: readonly unknown[], by: WriteBy): Promise<CreateOutcome[]> {
     const named = inputs.map((input) => (input as Fields | null)?.section).filter((id): id is string => typeof id === 'string')
     const sections = new Map((await this.records.find(this.sectionCls, { _id: { $in: [...new Set(named)] } })).map((s) => [s._id, s]))
     const outcomes: CreateOutcome[] = new Array(inputs.length)
@@ -65,21 +65,21 @@ export class Enrollments {
         outcomes[index] = { error }
       }
     })
-    const created = await this.records.createMany(this.cls.name, valid.map(({ input }) => ({ input })))
+    const created = await this.records.createMany(this.cls.name, valid.map(({ input }) => ({ input })), by)
     valid.forEach(({ index }, i) => { outcomes[index] = created[i]! })
     return outcomes
   }
 
-  async update(id: string, input: unknown, options: { expectVersion?: number } = {}): Promise<ApiRecord> {
+  async update(id: string, input: unknown, options: { expectVersion?: number } & WriteBy): Promise<ApiRecord> {
     const current = await this.get(id)
     const patch = { ...(input as Fields) }
     await this.checkSection({ ...current, ...patch })
     return this.records.update(id, withGradePoints(patch, { ...current, ...patch }, true), options)
   }
 
-  async remove(id: string): Promise<void> {
+  async remove(id: string, by: WriteBy): Promise<void> {
     await this.get(id)
-    await this.records.remove(id)
+    await this.records.remove(id, by)
   }
 
   private async get(id: string): Promise<ApiRecord> {

@@ -1,3 +1,4 @@
+import type { Actor } from '../actor.js'
 import type { StoredPublication } from '../domain/publications/types.js'
 import { citationUpdates } from '../domain/publications/citations.js'
 import type { JobContext } from '../jobs/port.js'
@@ -9,7 +10,7 @@ import type { PublicationDeps } from './import.js'
  * Refreshes citation_count (and citations_updated_at) of every publication with an OpenAlex work id,
  * 50 ids per request. A hand-edited count is left alone; its refresh time still moves.
  */
-export async function runCitationRefresh(deps: PublicationDeps, context: Pick<JobContext, 'signal' | 'progress'>): Promise<{ publications: number; updated: number; requests: number }> {
+export async function runCitationRefresh(deps: PublicationDeps, context: Pick<JobContext, 'signal' | 'progress'>, actor: Actor): Promise<{ publications: number; updated: number; requests: number }> {
   const now = deps.now ?? (() => new Date())
   try {
     const all: StoredPublication[] = await deps.records.find(deps.schema.class('Publication')!, { source_id: { $exists: true } })
@@ -21,7 +22,7 @@ export async function runCitationRefresh(deps: PublicationDeps, context: Pick<Jo
       checkpoint(context.signal)
       requests++
       for (const { _id, set } of citationUpdates(all, works, now().toISOString())) {
-        await deps.records.update(_id, set)
+        await deps.records.update(_id, set, { actor })
         updated++
       }
       await context.progress(Math.min(99, Math.round((100 * requests * batchSize) / Math.max(1, bySourceId.size))), 'refreshing citation counts')

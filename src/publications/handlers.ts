@@ -1,4 +1,4 @@
-import { actingAs } from '../actor.js'
+import type { Actor } from '../actor.js'
 import type { JobContext } from '../jobs/port.js'
 import { PermanentJobError } from '../jobs/port.js'
 import { runCitationRefresh } from './citations.js'
@@ -16,8 +16,8 @@ export function publicationImportHandler(deps: PublicationDeps) {
 /** The citation-refresh queue's handler. */
 export function citationRefreshHandler(deps: PublicationDeps) {
   return async (context: JobContext): Promise<Record<string, unknown>> => {
-    const run = () => runCitationRefresh(deps, context)
     // A refresh is a run of its own, revertible like an import: its id is its job's.
-    return { run_id: context.id, ...(await actingAs({ id: `import:${context.id}`, name: 'Citation refresh', via: 'citation-refresh', run: true }, run)) }
+    const actor: Actor = { id: `import:${context.id}`, name: 'Citation refresh', via: 'citation-refresh', run: true }
+    return { run_id: context.id, ...(await runCitationRefresh(deps, context, actor)) }
   }
 }

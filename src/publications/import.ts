@@ -1,5 +1,5 @@
-import { actingAs } from '../actor.js'
 import { randomUUID } from 'node:crypto'
+import type { Actor } from '../actor.js'
 import type { OpenAlexClient } from './openalex/client.js'
 import { OpenAlexBudgetError } from './openalex/errors.js'
 import { orcid as asOrcid, shortId } from '../domain/publications/openalex-ids.js'
@@ -60,11 +60,11 @@ async function departmentAuthors(deps: PublicationDeps): Promise<ApiRecord[]> {
  */
 export async function runPublicationImport(deps: PublicationDeps, request: { personId?: string }, context: Context): Promise<ImportResult> {
   const runId = randomUUID()
-  // Every record the run writes is the run's (DESIGN 6.9), so that it can be reverted as a whole.
-  return actingAs({ id: `import:${runId}`, name: 'Publication import', via: 'publication-import', run: true }, () => importOnce(deps, request, context, runId))
+  // Every record the run writes is the run's (docs/history.md), so that it can be reverted as a whole.
+  return importOnce(deps, request, context, runId, { id: `import:${runId}`, name: 'Publication import', via: 'publication-import', run: true })
 }
 
-async function importOnce(deps: PublicationDeps, request: { personId?: string }, context: Context, runId: string): Promise<ImportResult> {
+async function importOnce(deps: PublicationDeps, request: { personId?: string }, context: Context, runId: string, actor: Actor): Promise<ImportResult> {
   const now = deps.now ?? (() => new Date())
   const result: ImportResult = { run_id: runId, status: 'completed', people: 0, created: 0, updated: 0, unchanged: 0, rejected: 0, errors: [], warnings: [] }
   try {
@@ -80,19 +80,19 @@ async function importOnce(deps: PublicationDeps, request: { personId?: string },
       await context.progress(Math.round((100 * index) / Math.max(1, people.length)), `importing works of ${person._id}`)
       const mark = markOf(result)
       try {
-        await importPerson(deps, person, authors, existing, rejections, { result, newWorks }, now, context)
+        await importPerson(deps, person, authors, existing, rejections, { result, newWorks }, now, context, actor)
         result.people++
-        await savePersonImport(deps, person._id, 'completed', mark, result, now())
+        await savePersonImport(deps, person._id, 'completed', mark, result, now(), actor)
       } catch (error) {
         if (error instanceof OpenAlexBudgetError) {
           result.status = 'stopped'
           result.resumes = { at: error.resetsAt.toISOString(), person: person._id, ...(error.cursor ? { cursor: error.cursor } : {}) }
-          await savePersonImport(deps, person._id, 'stopped', mark, result, now())
+          await savePersonImport(deps, person._id, 'stopped', mark, result, now(), actor)
           break
         }
         if (context.signal.aborted) throw error
         result.errors.push({ person: person._id, message: error instanceof Error ? error.message : String(error) })
-        await savePersonImport(deps, person._id, 'failed', mark, result, now())
+        await savePersonImport(deps, person._id, 'failed', mark, result, now(), actor)
       }
     }
     if (deps.events) {
@@ -109,13 +109,13 @@ async function importOnce(deps: PublicationDeps, request: { personId?: string },
 
 async function importPerson(
   deps: PublicationDeps, person: ApiRecord, authors: DepartmentAuthor[], existing: StoredPublication[],
-  rejections: { workIds: Set<string>; dois: Set<string> }, tally: { result: ImportResult; newWorks: Set<string> }, now: () => Date, context: Context,
+  rejections: { workIds: Set<string>; dois: Set<string> }, tally: { result: ImportResult; newWorks: Set<string> }, now: () => Date, context: Context, actor: Actor,
 ): Promise<void> {
   const { result, newWorks } = tally
   const openalexId = typeof person.bibliography_source_id === 'string' ? shortId(person.bibliography_source_id, 'A') : undefined
   const orcid = typeof person.researcher_registry_id === 'string' ? asOrcid(person.researcher_registry_id) : undefined
   const resolved = await deps.openalex.author(openalexId ? { openalexId } : { orcid })
-  if (resolved.merged) await deps.records.update(person._id, { bibliography_source_id: resolved.id })
+  if (resolved.merged) await deps.records.update(person._id, { bibliography_source_id: resolved.id }, { actor })
   // This run links the person by the id OpenAlex answered, whichever way they were found.
   authors.push({ _id: person._id, openalex_id: resolved.id })
   for await (const page of deps.openalex.works(resolved.id)) {
@@ -132,7 +132,7 @@ async function importPerson(
       const usable = usableFields(deps.schema, 'Publication', 'create', work)
       try {
         if (usable.refusal) throw new ValidationFailed(usable.refusal)
-        const created = await deps.records.create('Publication', usable.fields)
+        const created = await deps.records.create('Publication', usable.fields, { actor })
         existing.push(created)
         result.created++
         for (const author of created.dept_authors) newWorks.add(author)
@@ -151,7 +151,7 @@ async function importPerson(
         result.unchanged++
         continue
       }
-      const updated = await deps.records.update(_id, usable.fields, { className: 'Publication' })
+      const updated = await deps.records.update(_id, usable.fields, { actor, className: 'Publication' })
       existing.splice(existing.findIndex((p) => p._id === _id), 1, updated)
       result.updated++
       // A work newly linked to a department member is new on their list, though not to the department.

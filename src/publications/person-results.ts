@@ -1,3 +1,4 @@
+import type { Actor } from '../actor.js'
 import type { RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
 
@@ -41,7 +42,7 @@ const maxNotes = 1000
  */
 export async function savePersonImport(
   deps: { readonly records: RecordService; readonly schema: CompiledSchema },
-  personId: string, status: 'completed' | 'stopped' | 'failed', mark: Mark, totals: Totals, finishedAt: Date,
+  personId: string, status: 'completed' | 'stopped' | 'failed', mark: Mark, totals: Totals, finishedAt: Date, actor: Actor,
 ): Promise<void> {
   const cls = deps.schema.class('PublicationImportResult')
   if (!cls) return
@@ -57,8 +58,8 @@ export async function savePersonImport(
     errors: totals.errors.slice(mark.errors, mark.errors + maxNotes).map((e) => note(e.message)),
   }
   const [previous] = await deps.records.find(cls, { person_id: personId }, { limit: 1 })
-  if (previous) await deps.records.update(previous._id, fields)
-  else await deps.records.create('PublicationImportResult', { person_id: personId, ...fields })
+  if (previous) await deps.records.update(previous._id, fields, { actor })
+  else await deps.records.create('PublicationImportResult', { person_id: personId, ...fields }, { actor })
 }
 
 /** A person's latest import result, or null before their first. */

@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal.js'
 import { normalizeDoi } from '../domain/publications/normalize.js'
 import { PermissionDenied } from '../errors.js'
 import { isAdmin, type People } from '../privacy/relations.js'
-import type { ApiRecord, RecordService } from '../records/service.js'
+import type { ApiRecord, RecordService, WriteBy } from '../records/service.js'
 import { importedWorkId, withEditedFields } from './user-edits.js'
 
 export const ownershipRule = "Permission denied: only the publication's department authors (dept_authors), a holder of manage_profiles or an admin may change or delete it"
@@ -26,16 +26,16 @@ export class PublicationService {
   }
 
   /** The caller's update, once they own the publication; imported fields it changes are marked edited. */
-  async update(principal: Principal, current: ApiRecord, patch: Readonly<Record<string, unknown>>, options: { expectVersion?: number }): Promise<ApiRecord> {
+  async update(principal: Principal, current: ApiRecord, patch: Readonly<Record<string, unknown>>, options: { expectVersion?: number } & WriteBy): Promise<ApiRecord> {
     await this.assertOwner(principal, current)
     return this.records.update(current._id, withEditedFields(current, patch), options)
   }
 
   /** Deletes the publication once the caller owns it; an imported one is rejected before it is removed. */
-  async remove(principal: Principal, current: ApiRecord): Promise<void> {
+  async remove(principal: Principal, current: ApiRecord, by: WriteBy): Promise<void> {
     await this.assertOwner(principal, current)
-    await this.reject(current)
-    await this.records.remove(current._id)
+    await this.reject(current, by)
+    await this.records.remove(current._id, by)
   }
 
   /**
@@ -43,11 +43,11 @@ export class PublicationService {
    * the publication is removed: if the removal then fails, the publication is still there to delete again
    * and no import brings it back meanwhile; the other order could lose the rejection.
    */
-  private async reject(publication: ApiRecord): Promise<void> {
+  private async reject(publication: ApiRecord, by: WriteBy): Promise<void> {
     const workId = importedWorkId(publication)
     if (!workId || (await this.records.get(`RejectedWork/${workId}`))) return
     const doi = normalizeDoi(typeof publication.doi === 'string' ? publication.doi : undefined)
     const title = typeof publication.title === 'string' ? publication.title.slice(0, 2000) : undefined
-    await this.records.create('RejectedWork', { work_id: workId, ...(doi ? { doi } : {}), ...(title ? { title } : {}), rejected_at: this.now().toISOString() }, { key: workId })
+    await this.records.create('RejectedWork', { work_id: workId, ...(doi ? { doi } : {}), ...(title ? { title } : {}), rejected_at: this.now().toISOString() }, { actor: by.actor, key: workId })
   }
 }

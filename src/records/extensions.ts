@@ -1,5 +1,5 @@
 import type { TProperties } from '@sinclair/typebox'
-import type { ApiRecord } from './service.js'
+import type { ApiRecord, WriteBy } from './service.js'
 
 /**
  * Fields a class's detail answer carries besides the record's own (a degree's requirement groups), read
@@ -28,6 +28,6 @@ export interface WriteGuard<Caller> {
  * Each refuses with a 403 naming its rule.
  */
 export interface RecordWriter<Caller> {
-  update(caller: Caller, current: ApiRecord, patch: Readonly<Record<string, unknown>>, options: { expectVersion?: number }): Promise<ApiRecord>
-  remove(caller: Caller, current: ApiRecord): Promise<void>
+  update(caller: Caller, current: ApiRecord, patch: Readonly<Record<string, unknown>>, options: { expectVersion?: number } & WriteBy): Promise<ApiRecord>
+  remove(caller: Caller, current: ApiRecord, by: WriteBy): Promise<void>
 }

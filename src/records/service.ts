@@ -4,7 +4,7 @@ import type { ClassDef, CompiledSchema } from '../schema/index.js'
 import { keyFields, makeKey } from '../schema/keys.js'
 import { idKeyPattern } from '../schema/typebox.js'
 import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type Frozen, type Store } from '../store/port.js'
-import { currentActor } from '../actor.js'
+import type { Actor } from '../actor.js'
 import { diff, type Operation } from '../history/patch.js'
 import { revisionId, type Revision, type RevisionOp } from '../history/revision.js'
 import { HistoryWrites } from '../history/writes.js'
@@ -97,6 +97,15 @@ export interface WriteNote {
 }
 
 /**
+ * What every write must say: who makes it, as its revision names them (docs/history.md). Required, so
+ * that no writer can leave it out; passed rather than read from an async context, whose promise hooks
+ * slowed every promise of the process (docs/performance.md, "Record history").
+ */
+export interface WriteBy {
+  readonly actor: Actor
+}
+
+/**
  * Reads and writes catalog records of any class: validation against the derived schemas, reference
  * checks, id minting, versioned updates. Every writer (routes, seed, sync) goes through here, so a record
  * in the store has always passed the same checks.
@@ -120,8 +129,7 @@ export class RecordService {
   }
 
   /** The revision of a write making `version` by `patch` (patchOf: from the record before to after). */
-  private revision(cls: ClassDef, id: string, version: number, op: RevisionOp, patch: Operation[], stamp: string, note: WriteNote = {}): Revision {
-    const actor = currentActor()
+  private revision(cls: ClassDef, id: string, version: number, op: RevisionOp, patch: Operation[], stamp: string, actor: Actor, note: WriteNote = {}): Revision {
     return {
       _id: revisionId(id, version), record: id, collection: cls.metadata.collection!, type: cls.name, version, at: stamp,
       actor: actor.id, ...(actor.name ? { actor_name: actor.name } : {}), via: actor.via, ...(actor.run ? { run: actor.id } : {}), op,
@@ -206,7 +214,7 @@ export class RecordService {
   }
 
   /** `key` fixes the identifier instead of deriving it from the @key (seeding, syncs by natural key). */
-  async create<N extends string>(className: N, input: unknown, options: { key?: string } & WriteNote = {}): Promise<RecordOf<N>> {
+  async create<N extends string>(className: N, input: unknown, options: { key?: string } & WriteBy & WriteNote): Promise<RecordOf<N>> {
     const cls = this.storedClass(className)
     const { id, fields, refs } = this.prepare(cls, input, options.key)
     await assertReferencesExist(this.store, this.schema, refs)
@@ -216,7 +224,7 @@ export class RecordService {
     const history = this.keepsHistory(cls)
     if (history) doc._version = (await this.history.firstVersions([id])).get(id) ?? 1
     try {
-      if (history) await this.history.insert(this.collectionOf(cls), doc, this.revision(cls, id, doc._version, 'create', patchOf(null, doc), stamp, options))
+      if (history) await this.history.insert(this.collectionOf(cls), doc, this.revision(cls, id, doc._version, 'create', patchOf(null, doc), stamp, options.actor, options))
       else await this.collectionOf(cls).insertOne(doc)
     } catch (error) {
       throw error instanceof DuplicateKeyError ? this.duplicate(cls, id, error) : error
@@ -235,7 +243,7 @@ export class RecordService {
    * References must name records already stored, not others of the same batch, and write checks see the
    * store as it was before the batch.
    */
-  async createMany(className: string, items: readonly CreateItem[]): Promise<CreateOutcome[]> {
+  async createMany(className: string, items: readonly CreateItem[], by: WriteBy): Promise<CreateOutcome[]> {
     const cls = this.storedClass(className)
     const outcomes: CreateOutcome[] = new Array(items.length)
     const prepared: { index: number; id: string; fields: Record<string, unknown>; refs: Found[] }[] = []
@@ -265,7 +273,7 @@ export class RecordService {
       const versions = await this.history.firstVersions(accepted.map((a) => a.doc._id))
       for (const { doc } of accepted) doc._version = versions.get(doc._id) ?? 1
     }
-    const written = await this.insertAll(cls, accepted.map((a) => a.doc), stamp)
+    const written = await this.insertAll(cls, accepted.map((a) => a.doc), stamp, by)
     accepted.forEach(({ index, doc }, i) => {
       const duplicate = written[i]
       if (duplicate) {
@@ -283,10 +291,10 @@ export class RecordService {
    * writer meanwhile) one at a time to tell which collide. Gives, per document, the conflict that kept it
    * out, or undefined when it was written.
    */
-  private async insertAll(cls: ClassDef, docs: readonly ApiRecord[], stamp: string): Promise<(AppError | undefined)[]> {
+  private async insertAll(cls: ClassDef, docs: readonly ApiRecord[], stamp: string, by: WriteBy): Promise<(AppError | undefined)[]> {
     const collection = this.collectionOf(cls)
     const history = this.keepsHistory(cls)
-    const revisionOf = (doc: ApiRecord) => this.revision(cls, doc._id, doc._version, 'create', patchOf(null, doc), stamp)
+    const revisionOf = (doc: ApiRecord) => this.revision(cls, doc._id, doc._version, 'create', patchOf(null, doc), stamp, by.actor)
     const insertOne = (doc: ApiRecord) => history ? this.history.insert(collection, doc, revisionOf(doc)) : collection.insertOne(doc)
     try {
       if (history) await this.history.insertMany(collection, docs, docs.map(revisionOf))
@@ -339,7 +347,7 @@ export class RecordService {
    * With `className`, an id of a record of another class is not found.
    */
   async update<N extends string = string>(
-    id: string, input: unknown, options: { expectVersion?: number; correctKey?: boolean; className?: N } & WriteNote = {},
+    id: string, input: unknown, options: { expectVersion?: number; correctKey?: boolean; className?: N } & WriteBy & WriteNote,
   ): Promise<RecordOf<N>> {
     const cls = this.classOfId(id, options.className)
     if (!cls) throw new RecordNotFound(`${id} not found`)
@@ -389,7 +397,7 @@ export class RecordService {
       }
       try {
         const written = this.keepsHistory(cls)
-          ? await this.history.update(collection, current, update, this.revision(cls, id, next._version, opOf(current, next), patch, stamp, options))
+          ? await this.history.update(collection, current, update, this.revision(cls, id, next._version, opOf(current, next), patch, stamp, options.actor, options))
           : (await collection.updateOne({ _id: id, _version: current._version }, update)) !== null
         if (written) {
           this.changed(cls, id, 'update')
@@ -411,7 +419,7 @@ export class RecordService {
    * the same object to leave it. The result must be a valid record of its class; it is written as any
    * update is, compare-and-set with its revision. False when the record is gone or was left as it was.
    */
-  async rewrite(id: string, transform: (record: Record<string, unknown>) => Record<string, unknown>): Promise<boolean> {
+  async rewrite(id: string, transform: (record: Record<string, unknown>) => Record<string, unknown>, by: WriteBy): Promise<boolean> {
     const cls = this.schema.classOfId(id)
     if (!cls) throw new RecordNotFound(`${id} not found`)
     const collection = this.collectionOf(cls)
@@ -430,7 +438,7 @@ export class RecordService {
       const gone = Object.keys(current).filter((field) => !(field in next) && field !== '_revision')
       const update = { $set, $inc: { _version: 1 }, ...(gone.length ? { $unset: Object.fromEntries(gone.map((field) => [field, true as const])) } : {}) }
       const written = this.keepsHistory(cls)
-        ? await this.history.update(collection, current, update, this.revision(cls, id, next._version as number, opOf(current, next), patchOf(current, next), stamp))
+        ? await this.history.update(collection, current, update, this.revision(cls, id, next._version as number, opOf(current, next), patchOf(current, next), stamp, by.actor))
         : (await collection.updateOne({ _id: id, _version: current._version }, update)) !== null
       if (written) {
         this.changed(cls, id, 'update')
@@ -441,7 +449,7 @@ export class RecordService {
   }
 
   /** Deletes the record, which no other may reference; kept in the trash where its class keeps history. */
-  async remove(id: string): Promise<void> {
+  async remove(id: string, by: WriteBy): Promise<void> {
     const cls = this.schema.classOfId(id)
     if (!cls) throw new RecordNotFound(`${id} not found`)
     const collection = this.collectionOf(cls)
@@ -450,7 +458,7 @@ export class RecordService {
       if (!current) throw new RecordNotFound(`${id} not found`)
       await assertUnreferenced(this.store, this.schema, cls, id)
       const removed = this.keepsHistory(cls)
-        ? await this.history.remove(collection, current, this.revision(cls, id, current._version + 1, 'delete', patchOf(current, null), this.now().toISOString()))
+        ? await this.history.remove(collection, current, this.revision(cls, id, current._version + 1, 'delete', patchOf(current, null), this.now().toISOString(), by.actor))
         : (await collection.deleteOne({ _id: id })) > 0
       if (removed) {
         this.changed(cls, id, 'delete')

@@ -69,12 +69,12 @@ function revertHandler(deps: RevertJobDeps, runs: RevertedRuns) {
           system: 'history', kind: 'revert', dry_run: false, status: 'completed', message: summary(outcome), reverts: run as string,
           started_at: startedAt, finished_at: now().toISOString(), created: count('recreate'), updated: count('restore'), unchanged: 0,
           deactivated: 0, skipped: outcome.conflicts.length, errors: notes, warnings: [],
-        }, { key })
+        }, { actor: context.actor, key })
       } catch (error) {
         // A retried job wrote its run record the first time.
         if (!hasStatus(error, 409)) throw error
       }
-      if (runs === 'sync' && await deps.records.get(run as string)) await deps.records.update(run as string, { reverted_by: revertId })
+      if (runs === 'sync' && await deps.records.get(run as string)) await deps.records.update(run as string, { reverted_by: revertId }, { actor: context.actor })
       await deps.events?.record(revertedEvent({ runId: revertId, reverts: run as string, reverted: outcome.changes.length, conflicts: outcome.conflicts.length }))
     }
     return {

@@ -1,4 +1,4 @@
-import { actingAs } from '../actor.js'
+import type { Actor } from '../actor.js'
 import { isAppError } from '../errors.js'
 import { walkBack, type HistoryReader } from '../history/reader.js'
 import type { Revision } from '../history/revision.js'
@@ -129,11 +129,10 @@ async function revertRecord(deps: RevertDeps, run: RevertRun, record: RecordToRe
   outcome.changes.push({ id, op })
   if (run.dryRun) return
   try {
-    await actingAs({ id: run.as, name: 'Revert', via: `revert/${run.actor}`, run: true }, async () => {
-      if (op === 'delete') await deps.records.remove(id)
-      else if (op === 'recreate') await deps.records.create(String(target!.type), restoreFields(target!), { key: id.slice(String(target!.type).length + 1), restoredFrom: first.version - 1 })
-      else await deps.records.update(id, restoreUpdate(current!, target!), { expectVersion: current!._version, correctKey: true })
-    })
+    const actor: Actor = { id: run.as, name: 'Revert', via: `revert/${run.actor}`, run: true }
+    if (op === 'delete') await deps.records.remove(id, { actor })
+    else if (op === 'recreate') await deps.records.create(String(target!.type), restoreFields(target!), { actor, key: id.slice(String(target!.type).length + 1), restoredFrom: first.version - 1 })
+    else await deps.records.update(id, restoreUpdate(current!, target!), { actor, expectVersion: current!._version, correctKey: true })
   } catch (error) {
     if (!isAppError(error) || error.statusCode >= 500) throw error
     outcome.changes.pop()

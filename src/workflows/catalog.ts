@@ -1,3 +1,4 @@
+import type { Actor } from '../actor.js'
 import type { Principal } from '../auth/principal.js'
 import { approversOf, barred, exclude } from '../domain/workflows/index.js'
 import { PermissionDenied, RecordNotFound } from '../errors.js'
@@ -53,14 +54,14 @@ export class WorkflowCatalog {
     return found
   }
 
-  async createDefinition(principal: Principal, body: DefinitionInput): Promise<StoredDefinition> {
+  async createDefinition(principal: Principal, actor: Actor, body: DefinitionInput): Promise<StoredDefinition> {
     await this.adminOnly(principal)
-    return this.deps.definitions.add(body)
+    return this.deps.definitions.add(body, actor)
   }
 
-  async updateDefinition(principal: Principal, id: string, body: DefinitionInput): Promise<StoredDefinition> {
+  async updateDefinition(principal: Principal, actor: Actor, id: string, body: DefinitionInput): Promise<StoredDefinition> {
     await this.adminOnly(principal)
-    return this.deps.definitions.addVersion(id, body)
+    return this.deps.definitions.addVersion(id, body, actor)
   }
 
   // ---- instances -------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import type { Actor } from '../actor.js'
 import { checkDefinition, type WorkflowStage } from '../domain/workflows/index.js'
 import { RecordNotFound, ValidationFailed, WorkflowConflict, hasStatus } from '../errors.js'
 import type { RecordService } from '../records/service.js'
@@ -62,7 +63,7 @@ export class Definitions {
   }
 
   /** Adds the next version of the domain's workflow. */
-  async add(input: DefinitionInput): Promise<StoredDefinition> {
+  async add(input: DefinitionInput, actor: Actor): Promise<StoredDefinition> {
     if (!registry.has(input.domain)) throw new ValidationFailed(`domain: no workflow domain ${String(input.domain)}`)
     const [newest] = await this.records.find(this.cls, { domain: input.domain }, { sort: [['version', -1]], limit: 1 })
     const version = (newest?.version ?? 0) + 1
@@ -72,26 +73,26 @@ export class Definitions {
     }
     const refusal = checkDefinition({ _id: definitionIdOf(input.domain, version), ...fields })
     if (refusal) throw new ValidationFailed(refusal.field ? `${refusal.field}: ${refusal.reason}` : refusal.reason)
-    return this.records.create('Workflow', fields, { key: `${input.domain}-v${version}` })
+    return this.records.create('Workflow', fields, { actor, key: `${input.domain}-v${version}` })
   }
 
   /** A new version of the definition `id`'s domain; `id` must be a definition, and the domain may not change. */
-  async addVersion(id: string, input: DefinitionInput): Promise<StoredDefinition> {
+  async addVersion(id: string, input: DefinitionInput, actor: Actor): Promise<StoredDefinition> {
     const existing = await this.byId(id)
     if (!existing) throw new RecordNotFound(`${id} not found`)
     if (input.domain !== undefined && input.domain !== existing.domain) {
       throw new ValidationFailed(`domain: ${id} is a workflow of ${existing.domain}; a new version keeps its domain`)
     }
-    return this.add({ ...input, domain: existing.domain })
+    return this.add({ ...input, domain: existing.domain }, actor)
   }
 
   /** Seeds version 1 of every domain that has no definition; running it again changes nothing. */
-  async seed(): Promise<void> {
+  async seed(actor: Actor): Promise<void> {
     for (const spec of registry.values()) {
       if (await this.records.get(definitionIdOf(spec.domain, 1))) continue
       if ((await this.records.find(this.cls, { domain: spec.domain }, { limit: 1 })).length) continue
       try {
-        await this.records.create('Workflow', { domain: spec.domain, name: spec.workflowName, version: 1, stages: seededStages[spec.domain] }, { key: `${spec.domain}-v1` })
+        await this.records.create('Workflow', { domain: spec.domain, name: spec.workflowName, version: 1, stages: seededStages[spec.domain] }, { actor, key: `${spec.domain}-v1` })
       } catch (error) {
         // Another process seeded it first.
         if (!hasStatus(error, 409)) throw error

@@ -1,3 +1,4 @@
+import type { Actor } from '../actor.js'
 import type { Principal } from '../auth/principal.js'
 import type { PlanReviewGate } from '../degrees/plans.js'
 import { systemActor, voidApproval } from '../domain/workflows/index.js'
@@ -90,9 +91,9 @@ export class PlanReviews implements PlanReviewGate {
    * Marks the review as the plan's, by a compare-and-set on the version the submission read; false when
    * the plan changed since (the review would not be of the plan as it stands).
    */
-  async fence(plan: ApiRecord, review: string): Promise<boolean> {
+  async fence(plan: ApiRecord, review: string, actor: Actor): Promise<boolean> {
     try {
-      await this.records.update(plan._id, { review }, { expectVersion: plan._version })
+      await this.records.update(plan._id, { review }, { actor, expectVersion: plan._version })
       return true
     } catch (error) {
       if (hasStatus(error, 409)) return false
@@ -104,11 +105,11 @@ export class PlanReviews implements PlanReviewGate {
    * An approved review marks its plan approved, once, and only while the plan is still the one it
    * reviewed (`review` names it). A lost race with an edit throws VersionConflict: the projection reads again.
    */
-  async markApproved(entity: ApiRecord): Promise<void> {
+  async markApproved(entity: ApiRecord, actor: Actor): Promise<void> {
     if (typeof entity.plan !== 'string') return
     const plan = await this.records.get(entity.plan)
     if (!plan || plan.review !== entity._id || plan.approval === entity._id) return
-    await this.records.update(plan._id, { approved_at: this.now().toISOString(), approval: entity._id }, { expectVersion: plan._version })
+    await this.records.update(plan._id, { approved_at: this.now().toISOString(), approval: entity._id }, { actor, expectVersion: plan._version })
   }
 
   /** Who history names for a change: the signed-in person's workflow id, else the API key. */

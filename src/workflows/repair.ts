@@ -1,3 +1,4 @@
+import type { Actor } from '../actor.js'
 import { entityStatusOf, milestoneStatusOf, type WorkflowInstance } from '../domain/workflows/index.js'
 import { WorkflowConflict, WriteContended, hasStatus } from '../errors.js'
 import type { RecordService } from '../records/service.js'
@@ -37,7 +38,7 @@ export function projection(spec: DomainSpec, entity: Readonly<Record<string, unk
 }
 
 /** What else an approval changes (a major-plan approval marks its plan approved); run again by a repeat, so idempotent. */
-export type OnApproved = (spec: DomainSpec, entity: EntityView) => Promise<void>
+export type OnApproved = (spec: DomainSpec, entity: EntityView, actor: Actor) => Promise<void>
 
 /**
  * Submitting writes twice, the instance first and then the entity's status; every later action does
@@ -57,7 +58,7 @@ export class Projector {
   ) {}
 
   /** Brings the entity in step with its instance as it is now; the entity as it then stands. */
-  async project(spec: DomainSpec, entityId: string): Promise<EntityView> {
+  async project(spec: DomainSpec, entityId: string, actor: Actor): Promise<EntityView> {
     for (let attempt = 0; attempt < projectAttempts; attempt++) {
       const entity = await this.records.get(entityId, spec.entityClass)
       if (!entity) throw new WorkflowConflict(`${entityId} no longer exists`)
@@ -66,8 +67,8 @@ export class Projector {
       if (!patch) return entity
       try {
         // Before the entity's write, so a crash between the two leaves the entity for the sweep to finish.
-        if (patch.status === 'approved') await this.onApproved(spec, entity)
-        return await this.records.update(entityId, patch, { expectVersion: entity._version, className: spec.entityClass })
+        if (patch.status === 'approved') await this.onApproved(spec, entity, actor)
+        return await this.records.update(entityId, patch, { actor, expectVersion: entity._version, className: spec.entityClass })
       } catch (error) {
         if (!hasStatus(error, 409)) throw error
       }
@@ -80,7 +81,7 @@ export class Projector {
    * `submitted`, and entities `submitted` whose instance is not in review (or missing). Both sets are
    * open work, so the sweep reads no closed history.
    */
-  async sweep(): Promise<{ repaired: number }> {
+  async sweep(actor: Actor): Promise<{ repaired: number }> {
     let repaired = 0
     const inReview = await this.instances.collection.find({ status: 'in_review' })
     for (const spec of registry.values()) {
@@ -90,7 +91,7 @@ export class Projector {
       for (const instance of mine) {
         const entity = entities.get(instance.entity)
         if (entity && projection(spec, entity, instance)) {
-          await this.project(spec, entity._id)
+          await this.project(spec, entity._id, actor)
           repaired++
         }
       }
@@ -99,7 +100,7 @@ export class Projector {
       const instances = await byIds(submitted.map((entity) => instanceIdOf(entity._id)), (chunk) => this.instances.collection.find({ _id: { $in: chunk } }))
       for (const entity of submitted) {
         if (instances.get(instanceIdOf(entity._id))?.status === 'in_review') continue
-        await this.project(spec, entity._id)
+        await this.project(spec, entity._id, actor)
         repaired++
       }
     }

@@ -1,3 +1,4 @@
+import type { Actor as RecordActor } from '../actor.js'
 import type { Principal } from '../auth/principal.js'
 import {
   activeStage, barred, decide, delegate, exclude, resubmit, start, withdraw,
@@ -81,7 +82,7 @@ export class WorkflowService {
     this.instancesStore = new Instances(deps.store, this.now)
     this.definitionsStore = new Definitions(deps.records, deps.schema)
     this.approvers = new Approvers(deps.store, deps.records, deps.schema)
-    this.projector = new Projector(deps.records, deps.schema, this.instancesStore, (spec, entity) => this.onApproved(spec, entity))
+    this.projector = new Projector(deps.records, deps.schema, this.instancesStore, (spec, entity, actor) => this.onApproved(spec, entity, actor))
     this.overdue = new OverdueSweep(this.instancesStore, this.definitionsStore, this.approvers)
     this.planReviews = new PlanReviews(deps.records, deps.schema, this.instancesStore, this.definitionsStore, deps.people, this.now)
     this.catalog = new WorkflowCatalog({ records: deps.records, people: deps.people, definitions: this.definitionsStore, instances: this.instancesStore, approvers: this.approvers })
@@ -123,17 +124,17 @@ export class WorkflowService {
 
   // ---- entities --------------------------------------------------------------------------------
 
-  async create(domain: WorkflowDomainKey, principal: Principal, body: Readonly<Record<string, unknown>>): Promise<EntityView> {
+  async create(domain: WorkflowDomainKey, principal: Principal, actor: RecordActor, body: Readonly<Record<string, unknown>>): Promise<EntityView> {
     const spec = domainSpec(domain)
     const caller = await this.caller(principal)
-    if (!spec.crud.submit) return (await this.submitPlan(spec, caller, body)).entity
+    if (!spec.crud.submit) return (await this.submitPlan(spec, caller, actor, body)).entity
     const fields = fieldsOf(body)
     if (fields[spec.ownerField] === undefined && caller.personId) fields[spec.ownerField] = caller.personId
     if (fields[spec.ownerField] === undefined) throw new ValidationFailed(`${spec.ownerField}: required (the caller has no Person record to stand for)`)
     await checkMayWrite(spec, caller, fields, this.records)
     fields.status = 'draft'
     if (domain === 'graduate_milestones') fields.milestone_status = 'not_started'
-    return await this.records.create(spec.entityClass, fields)
+    return await this.records.create(spec.entityClass, fields, { actor })
   }
 
   /**
@@ -141,7 +142,7 @@ export class WorkflowService {
    * from it. One review of a plan at a time; the review is fenced on the plan (plan-reviews.ts), and a
    * plan edited while it was being submitted withdraws the review it started.
    */
-  private async submitPlan(spec: DomainSpec, caller: Caller, body: Readonly<Record<string, unknown>>): Promise<ActionResult> {
+  private async submitPlan(spec: DomainSpec, caller: Caller, actor: RecordActor, body: Readonly<Record<string, unknown>>): Promise<ActionResult> {
     const planId = body.plan
     if (typeof planId !== 'string' || !planId) throw new ValidationFailed('plan: required, the id of a StudentPlan')
     const plan = planId.startsWith('StudentPlan/') ? await this.records.get(planId) : null
@@ -150,26 +151,26 @@ export class WorkflowService {
     await checkMayWrite(spec, caller, fields, this.records)
     const open = await this.planReviews.inReview(plan._id)
     if (open) throw new PlanUnderReview(`${plan._id} is already under review in ${open}; one review of a plan at a time`)
-    const entity = await this.records.create(spec.entityClass, { ...fields, status: 'draft' })
+    const entity = await this.records.create(spec.entityClass, { ...fields, status: 'draft' }, { actor })
     try {
       const acted = await this.recordSubmission(spec, caller, entity, undefined)
-      if (!(await this.planReviews.fence(plan, entity._id))) {
+      if (!(await this.planReviews.fence(plan, entity._id, actor))) {
         const definition = await this.definitionsStore.of(acted.instance)
         await this.instancesStore.act(acted.instance._id, (current) => withdraw(current, definition, {
           actor: { id: current.submitter }, now: this.now(), comment: `${plan._id} changed while it was being submitted`,
         }))
-        await this.projector.project(spec, entity._id)
+        await this.projector.project(spec, entity._id, actor)
         throw new WriteContended(`${plan._id} changed while it was being submitted, so ${entity._id} was withdrawn; submit the plan again`)
       }
-      return { entity: await this.projector.project(spec, entity._id), instance: acted.instance }
+      return { entity: await this.projector.project(spec, entity._id, actor), instance: acted.instance }
     } catch (error) {
       // Nothing was submitted: the request leaves no draft behind.
-      if (!(await this.instancesStore.ofEntity(entity._id))) await this.records.remove(entity._id)
+      if (!(await this.instancesStore.ofEntity(entity._id))) await this.records.remove(entity._id, { actor })
       throw error
     }
   }
 
-  async update(domain: WorkflowDomainKey, principal: Principal, id: string, body: Readonly<Record<string, unknown>>): Promise<EntityView> {
+  async update(domain: WorkflowDomainKey, principal: Principal, actor: RecordActor, id: string, body: Readonly<Record<string, unknown>>): Promise<EntityView> {
     const spec = domainSpec(domain)
     const caller = await this.caller(principal)
     const { entity, instance } = await this.visibleEntity(spec, caller, id)
@@ -181,16 +182,16 @@ export class WorkflowService {
     const editable = (entity.status === 'draft' && !instance) || (entity.status === 'revision_requested' && instance?.status === 'revision_requested')
     if (!editable) throw new WorkflowConflictError(`${id} is ${entity.status}; only a draft or one returned for revision is edited`, instance, entity)
     if (domain === 'graduate_milestones' && entity.milestone_status === 'not_started') fields.milestone_status = 'in_progress'
-    return await this.records.update(id, fields, { expectVersion: entity._version, className: spec.entityClass })
+    return await this.records.update(id, fields, { actor, expectVersion: entity._version, className: spec.entityClass })
   }
 
-  async remove(domain: WorkflowDomainKey, principal: Principal, id: string): Promise<void> {
+  async remove(domain: WorkflowDomainKey, principal: Principal, actor: RecordActor, id: string): Promise<void> {
     const spec = domainSpec(domain)
     const caller = await this.caller(principal)
     const { entity, instance } = await this.visibleEntity(spec, caller, id)
     await checkMayWrite(spec, caller, entity, this.records)
     if (entity.status !== 'draft' || instance) throw new WorkflowConflictError(`${id} is ${entity.status}; only a draft is deleted`, instance, entity)
-    await this.records.remove(id)
+    await this.records.remove(id, { actor })
   }
 
   async get(domain: WorkflowDomainKey, principal: Principal, id: string): Promise<EntityView & { instance?: InstanceSummary }> {
@@ -225,17 +226,17 @@ export class WorkflowService {
 
   // ---- actions ---------------------------------------------------------------------------------
 
-  async submit(domain: WorkflowDomainKey, principal: Principal, id: string, body: WithdrawBody = {}): Promise<ActionResult> {
+  async submit(domain: WorkflowDomainKey, principal: Principal, actor: RecordActor, id: string, body: WithdrawBody = {}): Promise<ActionResult> {
     const spec = domainSpec(domain)
     const caller = await this.caller(principal)
     const { entity } = await this.visibleEntity(spec, caller, id)
-    return this.submitEntity(spec, caller, entity, body.comment)
+    return this.submitEntity(spec, caller, actor, entity, body.comment)
   }
 
-  private async submitEntity(spec: DomainSpec, caller: Caller, entity: EntityView, comment: string | undefined): Promise<ActionResult> {
+  private async submitEntity(spec: DomainSpec, caller: Caller, actor: RecordActor, entity: EntityView, comment: string | undefined): Promise<ActionResult> {
     await checkMayWrite(spec, caller, entity, this.records)
     const acted = await this.recordSubmission(spec, caller, entity, comment)
-    return { entity: await this.projector.project(spec, entity._id), instance: acted.instance }
+    return { entity: await this.projector.project(spec, entity._id, actor), instance: acted.instance }
   }
 
   /**
@@ -280,7 +281,7 @@ export class WorkflowService {
    * sees everyone the entity names in its conflict fields now among the excluded (registry.ts).
    */
   private async act(
-    spec: DomainSpec, caller: Caller, id: string,
+    spec: DomainSpec, caller: Caller, actor: RecordActor, id: string,
     run: (current: StoredInstance, definition: WorkflowDefinition, entity: EntityView) => Promise<(current: StoredInstance) => Outcome<StoredInstance>>,
   ): Promise<ActionResult> {
     const { entity, instance } = await this.visibleEntity(spec, caller, id)
@@ -289,13 +290,13 @@ export class WorkflowService {
     const action = await run(instance, definition, entity)
     const conflicts = conflictsOf(spec, entity)
     const acted = await this.instancesStore.act(instance._id, (current) => action(exclude(current, conflicts)))
-    return { entity: await this.projector.project(spec, id), instance: acted.instance }
+    return { entity: await this.projector.project(spec, id, actor), instance: acted.instance }
   }
 
-  async decide(domain: WorkflowDomainKey, principal: Principal, id: string, body: DecideBody): Promise<ActionResult> {
+  async decide(domain: WorkflowDomainKey, principal: Principal, actor: RecordActor, id: string, body: DecideBody): Promise<ActionResult> {
     const spec = domainSpec(domain)
     const caller = await this.caller(principal)
-    return this.act(spec, caller, id, async (_instance, definition, entity) => {
+    return this.act(spec, caller, actor, id, async (_instance, definition, entity) => {
       // Resolved before the write: the decision may activate the next stage, which asks who holds its role now.
       const directory = await this.approvers.directory(spec, entity, definition)
       return (current) => decide(current, definition, {
@@ -307,10 +308,10 @@ export class WorkflowService {
     })
   }
 
-  async delegate(domain: WorkflowDomainKey, principal: Principal, id: string, body: DelegateBody): Promise<ActionResult> {
+  async delegate(domain: WorkflowDomainKey, principal: Principal, actor: RecordActor, id: string, body: DelegateBody): Promise<ActionResult> {
     const spec = domainSpec(domain)
     const caller = await this.caller(principal)
-    return this.act(spec, caller, id, async (_instance, definition) => {
+    return this.act(spec, caller, actor, id, async (_instance, definition) => {
       const to = await this.delegateId(body.to)
       return (current) => delegate(current, definition, {
         actor: this.actorFor(caller, current), to, now: this.now(),
@@ -337,10 +338,10 @@ export class WorkflowService {
     return id
   }
 
-  async withdraw(domain: WorkflowDomainKey, principal: Principal, id: string, body: WithdrawBody = {}): Promise<ActionResult> {
+  async withdraw(domain: WorkflowDomainKey, principal: Principal, actor: RecordActor, id: string, body: WithdrawBody = {}): Promise<ActionResult> {
     const spec = domainSpec(domain)
     const caller = await this.caller(principal)
-    return this.act(spec, caller, id, async (_instance, definition) => (current) => withdraw(current, definition, {
+    return this.act(spec, caller, actor, id, async (_instance, definition) => (current) => withdraw(current, definition, {
       actor: { id: this.submitterId(caller, current), admin: caller.admin }, now: this.now(),
       ...(body.comment !== undefined ? { comment: body.comment } : {}),
     }))
@@ -397,18 +398,18 @@ export class WorkflowService {
   // ---- maintenance -----------------------------------------------------------------------------
 
   /** Start-up and maintenance: repairs entities and instances a crash left out of step (repair.ts). */
-  repair(): Promise<{ repaired: number }> {
-    return this.projector.sweep()
+  repair(actor: RecordActor): Promise<{ repaired: number }> {
+    return this.projector.sweep(actor)
   }
 
   /** Seeds the six definitions when missing; running it again changes nothing. */
-  seed(): Promise<void> {
-    return this.definitionsStore.seed()
+  seed(actor: RecordActor): Promise<void> {
+    return this.definitionsStore.seed(actor)
   }
 
   /** An approved major plan marks its plan approved, once, unless the plan changed since (plan-reviews.ts). */
-  private async onApproved(spec: DomainSpec, entity: EntityView): Promise<void> {
-    if (spec.domain === 'major_plans') await this.planReviews.markApproved(entity)
+  private async onApproved(spec: DomainSpec, entity: EntityView, actor: RecordActor): Promise<void> {
+    if (spec.domain === 'major_plans') await this.planReviews.markApproved(entity, actor)
   }
 }
 

@@ -7,6 +7,7 @@ import { allow, roleDefaults } from '../../src/auth/permissions.js'
 import { userIdForEmail } from '../../src/auth/tokens.js'
 import { buildTestApp } from '../helpers/app.js'
 import { encodeJwt, listen, send, validClaims } from './support.js'
+import { testActor } from '../helpers/actor.js'
 
 const invalid = { success: false, error: 'Invalid API key', statusCode: 401, code: 'ADKS_API_KEY_INVALID' }
 const required = { success: false, error: 'API key required', statusCode: 401, code: 'ADKS_AUTH_REQUIRED' }
@@ -72,7 +73,7 @@ t.test('malformed, unknown, revoked and expired keys: 401 Invalid API key', asyn
   t.same((await send(port, 'GET', '/api/courses', { 'X-API-Key': key })).json(), invalid, 'revoked: refused on the next request')
 
   const past = new ApiKeyService(app.store, app.records, app.users, () => new Date(Date.now() - 2 * 86_400_000))
-  const expired = await past.create({ userId: userIdForEmail('ada@dept.example.edu'), role: 'faculty', permissions: roleDefaults.faculty }, { name: 'old', permissions: ['read_courses'], expiresInDays: 1 })
+  const expired = await past.create({ userId: userIdForEmail('ada@dept.example.edu'), role: 'faculty', permissions: roleDefaults.faculty }, testActor, { name: 'old', permissions: ['read_courses'], expiresInDays: 1 })
   t.same((await send(port, 'GET', '/api/courses', { 'X-API-Key': expired.key })).json(), invalid, 'expired')
 })
 

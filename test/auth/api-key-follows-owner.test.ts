@@ -6,6 +6,7 @@ import { userIdForEmail } from '../../src/auth/tokens.js'
 import type { UserRecord } from '../../src/auth/users.js'
 import { buildTestApp } from '../helpers/app.js'
 import { listen, send } from './support.js'
+import { testActor } from '../helpers/actor.js'
 
 const enc = encodeURIComponent
 
@@ -55,7 +56,7 @@ t.test('a change to the key owner\'s role, groups or the key itself counts on th
 
   // A role change, as the user administration makes it: a write to the user record.
   const user = await app.users.byId(adaId) as UserRecord
-  await app.users.setRole(user, 'student')
+  await app.users.setRole(user, 'student', testActor)
   const demoted = await useKey()
   t.equal(demoted.principal?.role, 'student', 'the key speaks for the owner as the owner is now')
   t.same(demoted.held, ['read_people'], 'a student holds no write_publications')

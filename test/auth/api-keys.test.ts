@@ -5,6 +5,7 @@ import { digest, displayPrefix, generateKey, keyShape, wellFormed } from '../../
 import { roleDefaults } from '../../src/auth/permissions.js'
 import { userIdForEmail } from '../../src/auth/tokens.js'
 import { buildTestApp } from '../helpers/app.js'
+import { testActor } from '../helpers/actor.js'
 
 const day = 86_400_000
 const keyUrl = (id: string, rest = '') => `/api/api-keys/${encodeURIComponent(id)}${rest}`
@@ -145,7 +146,7 @@ t.test('status is derived: an expired key shows as expired and may be deleted wi
   const twoDaysAgo = () => new Date(Date.now() - 2 * day)
   const past = new ApiKeyService(app.store, app.records, app.users, twoDaysAgo)
   const caller = { userId: userIdForEmail('ada@dept.example.edu'), role: 'faculty', permissions: roleDefaults.faculty }
-  const expired = await past.create(caller, { name: 'Old', permissions: ['read_people'], expiresInDays: 1 })
+  const expired = await past.create(caller, testActor, { name: 'Old', permissions: ['read_people'], expiresInDays: 1 })
   t.equal(expired.status, 'active', 'active when it was made')
   t.equal((await ada({ method: 'GET', url: '/api/api-keys' })).json().items[0].status, 'expired', 'expired now')
   t.equal((await ada({ method: 'DELETE', url: keyUrl(expired.id) })).statusCode, 200)

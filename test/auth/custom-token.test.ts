@@ -3,12 +3,13 @@ import t from 'tap'
 import { CustomTokens } from '../../src/auth/custom-token.js'
 import { signingKeys } from '../../src/auth/keys.js'
 import { buildTestApp } from '../helpers/app.js'
+import { testActor } from '../helpers/actor.js'
 
 // The custom token: handed to the browser in a URL, so short-lived, single-use, and never a bearer.
 const { app, config, token } = await buildTestApp(t)
 const keys = await signingKeys(config)
 const tokens = new CustomTokens(keys, config, app.oneTime)
-const user = await app.users.upsertFromSaml({ netid: 'ctuser', email: 'ctuser@dept.edu', affiliation: ['student'] })
+const user = await app.users.upsertFromSaml({ netid: 'ctuser', email: 'ctuser@dept.edu', affiliation: ['student'] }, testActor)
 const subject = { sub: user._id, email: user.email, role: user.role, campusId: 'ctuser', affiliation: ['student'] }
 const exchange = (customToken: unknown) => app.inject({ method: 'POST', url: '/api/auth/token', payload: { customToken } })
 const payloadOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString())

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { userIdForEmail } from '../../src/auth/tokens.js'
 import { buildTestApp } from '../helpers/app.js'
+import { testActor } from '../helpers/actor.js'
 
 t.test('/api/auth/me gives a token user the campus id of the Person with their email', async (t) => {
   const { as } = await buildTestApp(t)
@@ -31,7 +32,7 @@ t.test('a campus id on the user record itself is reported as it is', async (t) =
   const kim = as('kim@dept.edu', 'faculty')
   t.equal((await kim({ method: 'GET', url: '/api/auth/me' })).statusCode, 200)
   // Single sign-on sets a user's campus id (the NetID); the Person with that campus id is theirs.
-  await app.records.update(userIdForEmail('kim@dept.edu'), { campus_id: 'kim7' })
+  await app.records.update(userIdForEmail('kim@dept.edu'), { campus_id: 'kim7' }, { actor: testActor })
   const person = await admin({ method: 'POST', url: '/api/people', payload: { type: 'Faculty', first_name: 'Kim', last_name: 'Lee', email: 'k.lee@dept.edu', campus_id: 'kim7' } })
   t.equal(person.statusCode, 201)
   t.match((await kim({ method: 'GET', url: '/api/auth/me' })).json(), { campusId: 'kim7', personId: person.json().id })

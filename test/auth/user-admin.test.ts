@@ -2,6 +2,7 @@ import t from 'tap'
 import { userIdForEmail } from '../../src/auth/tokens.js'
 import { buildTestApp } from '../helpers/app.js'
 import { listen, send } from './support.js'
+import { testActor } from '../helpers/actor.js'
 
 const enc = encodeURIComponent
 
@@ -11,7 +12,7 @@ t.test('GET /api/users: admins only, by email, filtered by role and by words of 
   for (const [email, role] of [['ada@dept.example.edu', 'faculty'], ['bob@dept.example.edu', 'staff'], ['sam@dept.example.edu', 'student']] as const) {
     t.equal((await as(email, role)({ method: 'GET', url: '/api/auth/me' })).statusCode, 200, `${email} signs in`)
   }
-  await app.records.create('User', { email: 'gh@dept.example.edu', role: 'faculty', first_name: 'Grace', last_name: 'Hopper', display_name: 'Grace Hopper' }, { key: 'grace' })
+  await app.records.create('User', { email: 'gh@dept.example.edu', role: 'faculty', first_name: 'Grace', last_name: 'Hopper', display_name: 'Grace Hopper' }, { actor: testActor, key: 'grace' })
 
   const all = await admin({ method: 'GET', url: '/api/users' })
   t.equal(all.statusCode, 200)

@@ -9,6 +9,7 @@ import type { Doc, StoreSnapshot } from '../../src/store/port.js'
 import { EmbeddedStore } from '../../src/store/sqlite/store.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { projectRoot } from '../process/server-process.js'
+import { testActor } from '../helpers/actor.js'
 
 /**
  * A store read collection by collection (MongoDB's snapshot) is brought back to its moment through the
@@ -35,16 +36,16 @@ t.test('a write after the moment whose revision is still in its outbox is walked
     await people.updateOne({ _id: id }, { $set: { [pendingField]: revision } })
   }
 
-  const ada = await records.create('Faculty', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@dept.example.edu' })
-  const kay = await records.create('Faculty', { first_name: 'Kay', last_name: 'Before', email: 'kay@dept.example.edu' })
+  const ada = await records.create('Faculty', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@dept.example.edu' }, { actor: testActor })
+  const kay = await records.create('Faculty', { first_name: 'Kay', last_name: 'Before', email: 'kay@dept.example.edu' }, { actor: testActor })
   const asAtMoment = await people.findById(ada._id)
   await unsettle(kay._id, 1)
   const kayCarrying = await people.findById(kay._id)
   clock = 1
-  await records.update(ada._id, { phone: '555-0100' })
+  await records.update(ada._id, { phone: '555-0100' }, { actor: testActor })
   await unsettle(ada._id, 2)
   clock = 2
-  const late = await records.create('Faculty', { first_name: 'Lee', last_name: 'Later', email: 'lee@dept.example.edu' })
+  const late = await records.create('Faculty', { first_name: 'Lee', last_name: 'Later', email: 'lee@dept.example.edu' }, { actor: testActor })
   await unsettle(late._id, 1)
 
   const exact = await store.snapshot()

@@ -2,6 +2,7 @@ import t, { type Test } from 'tap'
 import { buildTestApp } from '../helpers/app.js'
 import type { Inject } from '../helpers/records.js'
 import { adapters, courseUrl, department, personUrl } from './department.js'
+import { testActor } from '../helpers/actor.js'
 
 /** Reads a URL until it is a hit, so the test knows a stored answer stands in the way of the next read. */
 async function warm(t: Test, inject: Inject, url: string): Promise<void> {
@@ -90,7 +91,7 @@ for (const adapter of adapters) {
   t.test(`${adapter}: writes outside HTTP (syncs, imports) invalidate too`, async (t) => {
     const { admin, app, ids } = await department(t, adapter)
     await warm(t, admin, personUrl(ids.staff))
-    await app.records.update(ids.staff, { title: 'Lab manager' })
+    await app.records.update(ids.staff, { title: 'Lab manager' }, { actor: testActor })
     t.equal((await admin({ method: 'GET', url: personUrl(ids.staff) })).json().title, 'Lab manager')
   })
 }

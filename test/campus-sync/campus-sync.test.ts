@@ -5,6 +5,7 @@ import t from 'tap'
 import { buildTestApp } from '../helpers/app.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { campus, counts, fullPass, kindCounts, provider, restConfig, sync, syncDeps, writes } from './support.js'
+import { testActor } from '../helpers/actor.js'
 
 const schemaDir = fileURLToPath(new URL('../../schema/', import.meta.url))
 const later = (day: number) => `2025-10-${String(day).padStart(2, '0')}T10:00:00Z`
@@ -126,7 +127,7 @@ t.test('bad rows are reported with their row and sourcedId and skipped; the rest
 t.test('a taken email lands the person without it, with a warning; a row the record service refuses on writing is reported and the rest of its page is written', async (t) => {
   const test = await buildTestApp(t)
   const { records, schema } = test.app
-  await records.create('Staff', { first_name: 'Held', last_name: 'Address', campus_id: 'net-held', email: 's1@campus.example.edu' })
+  await records.create('Staff', { first_name: 'Held', last_name: 'Address', campus_id: 'net-held', email: 's1@campus.example.edu' }, { actor: testActor })
   const feed = campus()
   feed.users.push({ ...feed.users[3]!, sourcedId: 'S3', identifier: 'net-S3', email: 'S2@campus.example.edu' })
   feed.users.push({ ...feed.users[3]!, sourcedId: 'S4', identifier: 'net-S4', email: 's4@localhost' })
@@ -234,7 +235,7 @@ t.test('an expired OAuth token is renewed once and the run goes on', async (t) =
 t.test('a person matched by campus id is adopted and keeps their own bio and research interests', async (t) => {
   const test = await buildTestApp(t)
   const { records, schema } = test.app
-  const existing = await records.create('Faculty', { first_name: 'Old', last_name: 'Name', campus_id: 'net-F1', bio: 'I study feeds.', research_interests: ['rostering'], phone: '555-0100' })
+  const existing = await records.create('Faculty', { first_name: 'Old', last_name: 'Name', campus_id: 'net-F1', bio: 'I study feeds.', research_interests: ['rostering'], phone: '555-0100' }, { actor: testActor })
   const p = await provider(t)
   const result = await sync(syncDeps(test, restConfig(p)), { kind: 'people' })
   t.equal(result.by_kind.person?.updated, 1)

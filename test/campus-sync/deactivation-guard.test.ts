@@ -6,6 +6,7 @@ import t from 'tap'
 import { buildTestApp } from '../helpers/app.js'
 import { accepted, admin, finished, restSource } from '../routes/campus-sync/support.js'
 import { provider, type Feed, type Row } from './support.js'
+import { testActor } from '../helpers/actor.js'
 
 const student = (n: number): Row => ({
   sourcedId: `S${n}`, status: 'active', dateLastModified: '2025-09-01T10:00:00Z', enabledUser: 'true', givenName: `Given${n}`, familyName: `Family${n}`,
@@ -18,7 +19,7 @@ const sixtyStudents = (): Feed => ({ academicSessions: [], courses: [], classes:
 t.test('with 400 hand-entered people on record, 30 of 60 synced students tobedeleted is refused and 5 of 60 is applied', async (t) => {
   const { app, as } = await buildTestApp(t)
   const { records, schema } = app
-  const byHand = await records.createMany('UndergraduateStudent', Array.from({ length: 400 }, (_, i) => ({ input: { first_name: 'Hand', last_name: `Entered${i}`, campus_id: `hand-${i}` } })))
+  const byHand = await records.createMany('UndergraduateStudent', Array.from({ length: 400 }, (_, i) => ({ input: { first_name: 'Hand', last_name: `Entered${i}`, campus_id: `hand-${i}` } })), { actor: testActor })
   t.equal(byHand.filter((o) => 'record' in o).length, 400, 'the department entered 400 people by hand')
   const p = await provider(t, sixtyStudents())
   const ops = as(admin, 'admin')
@@ -46,8 +47,8 @@ t.test('with 400 hand-entered people on record, 30 of 60 synced students tobedel
 t.test('a tobedeleted row never deactivates a record entered by hand or synced from another source', async (t) => {
   const { app, as } = await buildTestApp(t)
   const { records, schema } = app
-  await records.create('Faculty', { first_name: 'Hand', last_name: 'Entered', campus_id: 'feed-1' })
-  await records.create('Staff', { first_name: 'Other', last_name: 'Source', campus_id: 'feed-2', source: { system: 'banner', sourced_id: 'B2' } })
+  await records.create('Faculty', { first_name: 'Hand', last_name: 'Entered', campus_id: 'feed-1' }, { actor: testActor })
+  await records.create('Staff', { first_name: 'Other', last_name: 'Source', campus_id: 'feed-2', source: { system: 'banner', sourced_id: 'B2' } }, { actor: testActor })
   const feed: Feed = { academicSessions: [], courses: [], classes: [], enrollments: [], users: [student(1), student(2)].map((row) => ({ ...row, status: 'tobedeleted' })) }
   const p = await provider(t, feed)
   const ops = as(admin, 'admin')

@@ -14,6 +14,7 @@ import { buildTestApp, type TestApp } from '../helpers/app.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { admin } from '../routes/campus-sync/support.js'
 import { kindCounts, sync, syncDeps } from './support.js'
+import { testActor } from '../helpers/actor.js'
 
 type Table = readonly (readonly string[])[]
 
@@ -117,7 +118,7 @@ const find = (test: TestApp, className: string, filter: Filter) => test.app.reco
 
 t.test('1. a class whose course code is spaced otherwise finds its catalog course; the catalog keeps its spelling; an admin corrects a code, the id stays', async (t) => {
   const { test, deps, rewrite } = await setUp(t, package11)
-  const catalog = await test.app.records.create('Course', { course_code: 'CS 101', title: 'Introduction to Programming' })
+  const catalog = await test.app.records.create('Course', { course_code: 'CS 101', title: 'Introduction to Programming' }, { actor: testActor })
   const courses = await sync(deps, { kind: 'courses' })
   t.same(courses.by_kind.course, kindCounts(2, { created: 1, updated: 1 }), 'CS101 is the catalog course CS 101 (adopted), cs  201 is new')
   t.same(courses.errors, [])
@@ -203,7 +204,7 @@ t.test('4. an email another record holds is a warning: the person lands without 
     ['P4', 'active', '2025-09-01T10:00:00Z', 'true', 'ann', '', 'Ann', 'Hopper', '', '', 'ahopper', 'GRACE@dept.example.edu', '', '', '', '', '', '', 'dept', ''],
   ])
   const { test, deps, rewrite } = await setUp(t, package12(shared, roles12([['R4', 'active', '', 'P4', 'primary', 'teacher', '', '', 'dept', '']])))
-  const held = await test.app.records.create('Staff', { first_name: 'Front', last_name: 'Desk', email: 'kat@dept.example.edu' })
+  const held = await test.app.records.create('Staff', { first_name: 'Front', last_name: 'Desk', email: 'kat@dept.example.edu' }, { actor: testActor })
   const first = await sync(deps, { kind: 'people' })
   t.same(first.errors, [])
   t.same(first.by_kind.person, kindCounts(4, { created: 4 }), 'everyone lands')
@@ -216,7 +217,7 @@ t.test('4. an email another record holds is a warning: the person lands without 
   const [run] = await find(test, 'SyncRun', {})
   t.same(run!.warnings, first.warnings, 'the run record reports them too')
 
-  await test.app.records.update(held._id, { email: 'desk@dept.example.edu' })
+  await test.app.records.update(held._id, { email: 'desk@dept.example.edu' }, { actor: testActor })
   await rewrite({ 'users.csv': shared.map((row) => (row[0] === 'P4' ? row.map((cell) => (cell === 'GRACE@dept.example.edu' ? 'ann@dept.example.edu' : cell)) : row)) })
   const later = await sync(deps, { kind: 'people' })
   t.same(later.warnings, [])

@@ -2,6 +2,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import type { ApiRecord } from '../../src/records/service.js'
 import type { ClassDef, PropertyDef, Resource } from '../../src/schema/index.js'
 import { keyFields } from '../../src/schema/keys.js'
+import { testActor } from './actor.js'
 
 export type Inject = (options: InjectOptions) => Promise<LightMyRequestResponse>
 export type Body = Record<string, unknown>
@@ -173,7 +174,7 @@ export class Fixtures {
       // Classes no generic route serves (User) are made through the record service, as sign-in does.
       id = this.app.schema.resourceOf(className)
         ? (await this.create(className))._id
-        : (await this.app.records.create(className, await this.body(className)))._id
+        : (await this.app.records.create(className, await this.body(className), { actor: testActor }))._id
       this.shared.set(key, id)
     }
     return id

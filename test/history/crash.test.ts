@@ -12,6 +12,7 @@ import { DuplicateKeyError, type Doc, type Store } from '../../src/store/port.js
 import { buildTestApp } from '../helpers/app.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { freePort, mintToken, projectRoot, startServer, type ServerProcess } from '../process/server-process.js'
+import { testActor } from '../helpers/actor.js'
 
 /**
  * No acknowledged write without its revision, across a SIGKILL (DESIGN 6.9): the real server, on the
@@ -433,7 +434,7 @@ if (!mongodbUrl) t.test('on the embedded store a record and its revision land to
   const outcomes = await app.records.createMany('Publication', [
     { input: { title: 'First', authors: [], dept_authors: [], doi: '10.5555/crash.1' } },
     { input: { title: 'Second', authors: [], dept_authors: [], doi: '10.5555/crash.1' } },
-  ])
+  ], { actor: testActor })
   t.ok(outcomes[0]!.record, 'the first is written')
   t.equal(outcomes[1]!.error?.statusCode, 409, 'the second is refused')
   const publications = await app.store.collection('publications').find({ doi: '10.5555/crash.1' })

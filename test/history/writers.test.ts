@@ -5,7 +5,6 @@
  * agrees with its revisions, and no revision is anonymous.
  */
 import t from 'tap'
-import { actingAs } from '../../src/actor.js'
 import { userIdForEmail } from '../../src/auth/tokens.js'
 import { historyCollections } from '../../src/history/maintenance.js'
 import type { Revision } from '../../src/history/revision.js'
@@ -15,6 +14,7 @@ import { Fixtures, recordUrl } from '../helpers/records.js'
 import { provider } from '../campus-sync/support.js'
 import { accepted, finished, restSource } from '../routes/campus-sync/support.js'
 import { approveAll, people, spec, startOne, workflowDepartment, draftOf, path } from '../routes/workflows/support.js'
+import { testActor } from '../helpers/actor.js'
 
 /** Write routes that write no record with history, and why. */
 const noRecordWrites: Readonly<Record<string, string>> = {
@@ -76,8 +76,7 @@ t.test('every write route and job kind leaves a revision naming its actor', asyn
   }
 
   // Protected records: enrollments (admins) and a student's plan (the student).
-  const direct = { id: 'test', via: 'test' }
-  const course = (await actingAs(direct, async () => app.records.create('Course', await fx.body('Course'))))._id
+  const course = (await app.records.create('Course', await fx.body('Course'), { actor: testActor }))._id
   const enrollment = await writes(admin, 'POST', '/api/enrollments', '/api/enrollments', 201, { op: 'create', actor: adminId }, { student: ids.una, course, term: '25F', status: 'enrolled' })
   const enrollmentId = enrollment.json()._id as string
   await writes(admin, 'PUT', '/api/enrollments/{id}', `/api/enrollments/${path(enrollmentId)}`, 200, { id: enrollmentId, op: 'update', actor: adminId }, { status: 'completed', grade: 'A' })
@@ -132,7 +131,7 @@ t.test('every write route and job kind leaves a revision naming its actor', asyn
     const written = await revisions.find({ actor: `sync:${runId}` })
     t.ok(written.length > 0 && written.every((r) => r.via === `campus-sync/${kind}` && r.run === `sync:${runId}`), `a ${kind} sync's writes are its run's (${written.length})`)
   }
-  const faculty = await actingAs(direct, () => app.records.create('Faculty', { first_name: 'Ada', last_name: 'Author', email: 'ada.author@dept.edu', bibliography_source_id: 'A1' }))
+  const faculty = await app.records.create('Faculty', { first_name: 'Ada', last_name: 'Author', email: 'ada.author@dept.edu', bibliography_source_id: 'A1' }, { actor: testActor })
   exercised.add('POST /api/publications/import/{personId}')
   const imported = await finished(admin, await accepted(t, admin, `/api/publications/import/${faculty._id}`))
   const importRun = (imported.result as { run_id: string }).run_id

@@ -16,6 +16,7 @@ import { overdueMaintenance } from '../../src/workflows/overdue.js'
 import { WorkflowService } from '../../src/workflows/service.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { workflowDepartment } from '../workflows/support.js'
+import { testActor } from '../helpers/actor.js'
 
 const now = new Date('2026-06-01T12:00:00Z')
 const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString()
@@ -71,8 +72,8 @@ t.test('each maintenance job does its work and reports it', async (t) => {
 
 t.test('the overdue sweep marks late approvals, then adds the department admins twice past the due time; each once', async (t) => {
   const { workflows, as, ids } = await workflowDepartment(t)
-  const thesis = await workflows.create('honors_thesis', as('una'), { student: ids.una, advisor: ids.fay, title: 'Late readers', abstract: 'A.', term: '26S' })
-  const { instance } = await workflows.submit('honors_thesis', as('una'), thesis._id)
+  const thesis = await workflows.create('honors_thesis', as('una'), testActor, { student: ids.una, advisor: ids.fay, title: 'Late readers', abstract: 'A.', term: '26S' })
+  const { instance } = await workflows.submit('honors_thesis', as('una'), testActor, thesis._id)
   const advisorStage = () => workflows.catalog.instance(as('admin'), instance._id).then((i) => i.stages[0]!)
   const { activated_at, due_at } = await advisorStage()
   const days = (n: number) => new Date(Date.parse(activated_at!) + n * 86_400_000)
@@ -97,7 +98,7 @@ t.test('the overdue sweep marks late approvals, then adds the department admins 
   t.same(history.filter((h) => h.action === 'overdue' || h.action === 'escalate').map((h) => [h.action, h.actor, h.at]),
     [['overdue', 'system', days(14.1).toISOString()], ['escalate', 'system', days(28.1).toISOString()], ['overdue', 'system', days(40).toISOString()]],
     'each recorded in history')
-  const decided = await workflows.decide('honors_thesis', as('admin2'), thesis._id, { decision: 'approve', stage: 'advisor' })
+  const decided = await workflows.decide('honors_thesis', as('admin2'), testActor, thesis._id, { decision: 'approve', stage: 'advisor' })
   t.equal(decided.instance.current_stage, 'department', 'an escalated admin decides for the stage')
 })
 

@@ -4,6 +4,7 @@ import { instanceIdOf, instancesCollection } from '../../src/workflows/persisten
 import type { StoredInstance } from '../../src/workflows/types.js'
 import { workflowDepartment } from '../workflows/support.js'
 import { smtpServer } from './smtp.js'
+import { testActor } from '../helpers/actor.js'
 
 /**
  * The suite runs 600 approvers (past one batch of 500); DIGEST_BENCH=1 runs the benchmark's 2,000 and holds
@@ -31,10 +32,10 @@ function countReads(store: Store): Map<string, number> {
 t.test(`a daily digest for ${approvers} approvers reads in batches, not once per person`, { timeout: 600_000 }, async (t) => {
   const smtp = await smtpServer(t)
   const { app, workflows, as, ids, records } = await workflowDepartment(t, { SMTP_URL: smtp.url })
-  const created = await records.createMany('Faculty', Array.from({ length: approvers }, (_, i) => ({ input: { first_name: `F${i}`, last_name: 'X', email: `f${i}@dept.edu` } })))
+  const created = await records.createMany('Faculty', Array.from({ length: approvers }, (_, i) => ({ input: { first_name: `F${i}`, last_name: 'X', email: `f${i}@dept.edu` } })), { actor: testActor })
   const faculty = created.map((c) => c.record!._id)
-  const draft = await workflows.create('honors_thesis', as('una'), { student: ids.una, advisor: ids.fay, title: 'Template', abstract: 'A', term: '25F' })
-  await workflows.submit('honors_thesis', as('una'), draft._id)
+  const draft = await workflows.create('honors_thesis', as('una'), testActor, { student: ids.una, advisor: ids.fay, title: 'Template', abstract: 'A', term: '25F' })
+  await workflows.submit('honors_thesis', as('una'), testActor, draft._id)
   await app.notifications.relay.idle()
   // One request in review per faculty member, copied from a real one with Fay's id swapped for theirs.
   const entity = (await app.store.collection('thesis_requests').findById(draft._id))!

@@ -6,13 +6,14 @@ import { until } from '../jobs/contract.js'
 import { workflowDepartment, type Department } from '../workflows/support.js'
 import { commentMarker } from './ferpa.js'
 import { smtpServer, type ReceivedMail } from './smtp.js'
+import { testActor } from '../helpers/actor.js'
 
 const frontend = 'https://dept.example.edu'
 const linkOf = (id: string) => `${frontend}/approvals/thesis/${encodeURIComponent(id)}`
 
 async function thesis(dept: Department, advisor: 'fay' | 'fred', title: string) {
-  const draft = await dept.workflows.create('honors_thesis', dept.as('una'), { student: dept.ids.una, advisor: dept.ids[advisor], title, abstract: 'A', term: '25F' })
-  await dept.workflows.submit('honors_thesis', dept.as('una'), draft._id)
+  const draft = await dept.workflows.create('honors_thesis', dept.as('una'), testActor, { student: dept.ids.una, advisor: dept.ids[advisor], title, abstract: 'A', term: '25F' })
+  await dept.workflows.submit('honors_thesis', dept.as('una'), testActor, draft._id)
   return draft
 }
 
@@ -25,7 +26,7 @@ t.test('the daily digest: one email per person listing exactly what awaits them;
   t.equal((await http('una')({ method: 'PUT', url: '/api/notifications/preferences', payload: { email: 'daily' } })).statusCode, 200)
   const tides = await thesis(dept, 'fay', 'Tides')
   const rivers = await thesis(dept, 'fred', 'Rivers')
-  await workflows.decide('honors_thesis', as('fay'), tides._id, { decision: 'approve', comment: `${commentMarker}: fine work` })
+  await workflows.decide('honors_thesis', as('fay'), testActor, tides._id, { decision: 'approve', comment: `${commentMarker}: fine work` })
   await app.notifications.relay.idle()
   const held = await app.store.collection<EmailDelivery>(emailCollection).find({ status: 'held' })
   t.ok(held.length >= 4, 'everyone is on a digest, so the news is held')

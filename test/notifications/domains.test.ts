@@ -2,6 +2,7 @@ import t, { type Test } from 'tap'
 import { cases, submitted, type Case, type Who } from '../workflows/cases.js'
 import { workflowDepartment, type Department } from '../workflows/support.js'
 import { commentMarker } from './ferpa.js'
+import { testActor } from '../helpers/actor.js'
 
 const day = 86_400_000
 
@@ -41,7 +42,7 @@ function since(before: Record<string, string[]>, after: Record<string, string[]>
 const owners = (c: Case): Who[] => [...new Set([c.creator, ...(studentOf[c.domain] ? [studentOf[c.domain]!] : [])])]
 
 async function decide(d: Department, c: Case, who: Who, id: string, decision: 'approve' | 'reject' | 'request_revision') {
-  await d.workflows.decide(c.domain, d.as(who), id, { decision, comment: `${commentMarker} from ${who}` })
+  await d.workflows.decide(c.domain, d.as(who), testActor, id, { decision, comment: `${commentMarker} from ${who}` })
 }
 
 function expect(t: Test, got: Record<string, string[]>, want: Record<string, string[]>, what: string) {
@@ -96,24 +97,24 @@ for (const c of cases) {
     const d = await workflowDepartment(t)
     const id = await submitted(d, c)
     const before = await heard(d, id)
-    await d.workflows.delegate(c.domain, d.as(c.delegation.from), id, { to: d.ids[c.delegation.to], comment: `${commentMarker} hand-off` })
+    await d.workflows.delegate(c.domain, d.as(c.delegation.from), testActor, id, { to: d.ids[c.delegation.to], comment: `${commentMarker} hand-off` })
     expect(t, since(before, await heard(d, id)), { [c.delegation.to]: ['workflow.delegated'] }, 'the delegate alone')
   })
 }
 
 t.test('a submission for a student and its withdrawal reach the student; the submitter hears of neither', async (t) => {
   const d = await workflowDepartment(t)
-  const draft = await d.workflows.create('honors_thesis', d.as('fred'), { student: d.ids.una, advisor: d.ids.fay, title: 'For Una', abstract: 'A', term: '25F' })
-  await d.workflows.submit('honors_thesis', d.as('fred'), draft._id)
+  const draft = await d.workflows.create('honors_thesis', d.as('fred'), testActor, { student: d.ids.una, advisor: d.ids.fay, title: 'For Una', abstract: 'A', term: '25F' })
+  await d.workflows.submit('honors_thesis', d.as('fred'), testActor, draft._id)
   t.same(await heard(d, draft._id), { una: ['workflow.submitted'], fay: ['workflow.stage_activated'] })
-  await d.workflows.withdraw('honors_thesis', d.as('fred'), draft._id, {})
+  await d.workflows.withdraw('honors_thesis', d.as('fred'), testActor, draft._id, {})
   t.same(await heard(d, draft._id), { una: ['workflow.submitted', 'workflow.withdrawn'], fay: ['workflow.stage_activated'] })
 })
 
 t.test('a stage due soon reminds its pending approvers; overdue tells them and the admins', async (t) => {
   const d = await workflowDepartment(t)
-  const draft = await d.workflows.create('honors_thesis', d.as('una'), { student: d.ids.una, advisor: d.ids.fay, title: 'Late', abstract: 'A', term: '25F' })
-  const { instance } = await d.workflows.submit('honors_thesis', d.as('una'), draft._id)
+  const draft = await d.workflows.create('honors_thesis', d.as('una'), testActor, { student: d.ids.una, advisor: d.ids.fay, title: 'Late', abstract: 'A', term: '25F' })
+  const { instance } = await d.workflows.submit('honors_thesis', d.as('una'), testActor, draft._id)
   const due = Date.parse(instance.stages[0]!.due_at!)
   await d.workflows.overdue.sweep(new Date(due - day / 2))
   t.same(await heard(d, draft._id), { fay: ['workflow.stage_activated', 'workflow.due_soon'] })

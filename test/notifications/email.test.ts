@@ -8,6 +8,7 @@ import { until } from '../jobs/contract.js'
 import { workflowDepartment, type Department } from '../workflows/support.js'
 import { commentMarker } from './ferpa.js'
 import { smtpServer } from './smtp.js'
+import { testActor } from '../helpers/actor.js'
 
 const frontend = 'https://dept.example.edu'
 
@@ -23,8 +24,8 @@ async function settled(app: Department['app']): Promise<EmailDelivery[]> {
 }
 
 async function thesis(dept: Department, advisor: 'fay' | 'fred', title: string) {
-  const draft = await dept.workflows.create('honors_thesis', dept.as('una'), { student: dept.ids.una, advisor: dept.ids[advisor], title, abstract: 'A', term: '25F' })
-  await dept.workflows.submit('honors_thesis', dept.as('una'), draft._id)
+  const draft = await dept.workflows.create('honors_thesis', dept.as('una'), testActor, { student: dept.ids.una, advisor: dept.ids[advisor], title, abstract: 'A', term: '25F' })
+  await dept.workflows.submit('honors_thesis', dept.as('una'), testActor, draft._id)
   return draft
 }
 
@@ -53,7 +54,7 @@ t.test('immediate: one email per event, with its absolute link; the daily defaul
   t.equal(smtp.received.length, 1, 'and sends nothing now')
 
   // A decision with a comment: the student (immediate by default) hears of it; the comment stays in the app.
-  await workflows.decide('honors_thesis', as('fay'), tides._id, { decision: 'approve', comment: `${commentMarker}: a careful study` })
+  await workflows.decide('honors_thesis', as('fay'), testActor, tides._id, { decision: 'approve', comment: `${commentMarker}: a careful study` })
   const [, decided] = await smtp.waitFor(2)
   t.same(decided!.to, ['una@dept.edu'])
   t.equal(decided!.subject, 'A decision on Tides')
@@ -175,10 +176,10 @@ t.test('a title with CR/LF adds no header to the email', async (t) => {
   const dept = await workflowDepartment(t, { SMTP_URL: smtp.url })
   const { app, http, ids } = dept
   await http('fay')({ method: 'PUT', url: '/api/notifications/preferences', payload: { email: 'immediate' } })
-  const draft = await dept.workflows.create('honors_thesis', dept.as('una'), { student: ids.una, advisor: ids.fay, title: 'Tides', abstract: 'A', term: '25F' })
+  const draft = await dept.workflows.create('honors_thesis', dept.as('una'), testActor, { student: ids.una, advisor: ids.fay, title: 'Tides', abstract: 'A', term: '25F' })
   // Written straight to the store: whatever a future writer lets into a title, the email must hold.
   await app.store.collection('thesis_requests').updateOne({ _id: draft._id }, { $set: { title: 'Tides\r\nBcc: eve@evil.example\r\nX-Injected: yes\n\nbody' } })
-  await dept.workflows.submit('honors_thesis', dept.as('una'), draft._id)
+  await dept.workflows.submit('honors_thesis', dept.as('una'), testActor, draft._id)
   const [mail] = await smtp.waitFor(1)
   t.same(mail!.to, ['fay@dept.edu'], 'one recipient in the envelope')
   t.notOk(mail!.parsed.headers.has('bcc'), 'no Bcc header')
@@ -195,10 +196,10 @@ t.test("FERPA: delegations, revision requests and rejections with comments; no e
   const { app, http, workflows, as, ids } = dept
   for (const who of ['fay', 'gus'] as const) await http(who)({ method: 'PUT', url: '/api/notifications/preferences', payload: { email: 'immediate' } })
   const tides = await thesis(dept, 'fay', 'Tides')
-  await workflows.delegate('honors_thesis', as('fay'), tides._id, { to: ids.gus, comment: `${commentMarker}: over to you` })
-  await workflows.decide('honors_thesis', as('gus'), tides._id, { decision: 'request_revision', comment: `${commentMarker}: grade: B, see the transcript` })
-  await workflows.update('honors_thesis', as('una'), tides._id, { abstract: 'B' })
-  await workflows.submit('honors_thesis', as('una'), tides._id)
+  await workflows.delegate('honors_thesis', as('fay'), testActor, tides._id, { to: ids.gus, comment: `${commentMarker}: over to you` })
+  await workflows.decide('honors_thesis', as('gus'), testActor, tides._id, { decision: 'request_revision', comment: `${commentMarker}: grade: B, see the transcript` })
+  await workflows.update('honors_thesis', as('una'), testActor, tides._id, { abstract: 'B' })
+  await workflows.submit('honors_thesis', as('una'), testActor, tides._id)
   await app.notifications.relay.idle()
   await settled(app)
   const subjects = smtp.received.map((m) => `${m.to.join()} ${m.subject}`).sort()

@@ -1,11 +1,12 @@
 import t from 'tap'
 import { listen, send } from '../auth/support.js'
 import { workflowDepartment } from '../workflows/support.js'
+import { testActor } from '../helpers/actor.js'
 
 t.test('a submission tells the advisors in the app, once, and never the student who submitted', async (t) => {
   const { app, workflows, as, http, ids } = await workflowDepartment(t)
-  const draft = await workflows.create('honors_thesis', as('una'), { student: ids.una, advisor: ids.fay, title: 'Tides', abstract: 'A', term: '25F' })
-  await workflows.submit('honors_thesis', as('una'), draft._id)
+  const draft = await workflows.create('honors_thesis', as('una'), testActor, { student: ids.una, advisor: ids.fay, title: 'Tides', abstract: 'A', term: '25F' })
+  await workflows.submit('honors_thesis', as('una'), testActor, draft._id)
   await app.notifications.relay.idle()
   const fay = await (await http('fay')({ method: 'GET', url: '/api/notifications' })).json()
   t.equal(fay.total, 1, 'one notice for the advisor')
@@ -22,13 +23,13 @@ t.test('a submission tells the advisors in the app, once, and never the student 
   t.equal((await http('una')({ method: 'POST', url: `/api/notifications/${fay.items[0]._id}/read` })).statusCode, 404, "another's notification is not found")
   t.equal((await (await http('fay')({ method: 'GET', url: '/api/notifications?unread=true' })).json()).total, 0)
 
-  await workflows.decide('honors_thesis', as('fay'), draft._id, { decision: 'approve' })
+  await workflows.decide('honors_thesis', as('fay'), testActor, draft._id, { decision: 'approve' })
   await app.notifications.relay.idle()
   const admin = await (await http('admin')({ method: 'GET', url: '/api/notifications' })).json()
   t.match(admin.items.map((i: { type: string }) => i.type), ['workflow.stage_activated'], 'the decision activates the admins\' stage')
   const student = await (await http('una')({ method: 'GET', url: '/api/notifications' })).json()
   t.same(student.items.map((i: { type: string }) => i.type), ['workflow.decided'], 'the student hears of the decision')
-  await workflows.decide('honors_thesis', as('admin'), draft._id, { decision: 'approve' })
+  await workflows.decide('honors_thesis', as('admin'), testActor, draft._id, { decision: 'approve' })
   await app.notifications.relay.idle()
   const after = await (await http('una')({ method: 'GET', url: '/api/notifications' })).json()
   t.same(after.items.map((i: { type: string }) => i.type), ['workflow.approved', 'workflow.decided'])
@@ -38,14 +39,14 @@ t.test('a submission tells the advisors in the app, once, and never the student 
 
 t.test('an instance stored before there were events relays only what is written after, not its past', async (t) => {
   const { app, workflows, as, http, ids } = await workflowDepartment(t)
-  const draft = await workflows.create('honors_thesis', as('una'), { student: ids.una, advisor: ids.fay, title: 'Old', abstract: 'A', term: '25F' })
-  const { instance } = await workflows.submit('honors_thesis', as('una'), draft._id)
+  const draft = await workflows.create('honors_thesis', as('una'), testActor, { student: ids.una, advisor: ids.fay, title: 'Old', abstract: 'A', term: '25F' })
+  const { instance } = await workflows.submit('honors_thesis', as('una'), testActor, draft._id)
   await app.notifications.relay.idle()
   // As an instance written before the outbox existed: no outbox fields, and no events of its past.
   await app.store.collection('workflow_instances').updateOne({ _id: instance._id }, { $unset: { events_pending: true, events_relayed: true } })
   await app.store.collection('notification_events').deleteMany({})
   await app.store.collection('notifications').deleteMany({})
-  await workflows.decide('honors_thesis', as('fay'), draft._id, { decision: 'approve' })
+  await workflows.decide('honors_thesis', as('fay'), testActor, draft._id, { decision: 'approve' })
   await app.notifications.relay.idle()
   const events = await app.store.collection('notification_events').find({})
   t.same(events.map((e) => e._id).sort(), [`${instance._id}#2/workflow.decided`, `${instance._id}#2/workflow.stage_activated`], 'only the new entry\'s events')

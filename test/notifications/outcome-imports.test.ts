@@ -10,6 +10,7 @@ import { fixtureServer, sendJson } from '../helpers/fixture-server.js'
 import { buildTestApp } from '../helpers/app.js'
 import { accepted, admin, finished } from '../routes/campus-sync/support.js'
 import { ferpaViolations } from './ferpa.js'
+import { testActor } from '../helpers/actor.js'
 
 type Caller = (options: InjectOptions) => Promise<LightMyRequestResponse>
 const inbox = async (caller: Caller) => (await caller({ method: 'GET', url: '/api/notifications' })).json() as { total: number; items: Record<string, unknown>[] }
@@ -36,9 +37,9 @@ t.test('an import tells each faculty member with new works to review, co-authors
   const { app, as } = await buildTestApp(t, { OPENALEX_URL: await openalex(t) })
   const { records } = app
   const people = {
-    ada: await records.create('Faculty', { first_name: 'Ada', last_name: 'Author', email: 'ada@dept.example.edu', bibliography_source_id: 'A1' }),
-    bob: await records.create('Faculty', { first_name: 'Bob', last_name: 'Builder', email: 'bob@dept.example.edu', bibliography_source_id: 'A2' }),
-    cy: await records.create('Faculty', { first_name: 'Cy', last_name: 'Clone', email: 'cy@dept.example.edu', bibliography_source_id: 'A3' }),
+    ada: await records.create('Faculty', { first_name: 'Ada', last_name: 'Author', email: 'ada@dept.example.edu', bibliography_source_id: 'A1' }, { actor: testActor }),
+    bob: await records.create('Faculty', { first_name: 'Bob', last_name: 'Builder', email: 'bob@dept.example.edu', bibliography_source_id: 'A2' }, { actor: testActor }),
+    cy: await records.create('Faculty', { first_name: 'Cy', last_name: 'Clone', email: 'cy@dept.example.edu', bibliography_source_id: 'A3' }, { actor: testActor }),
   }
   const ops = as(admin, 'admin')
   const ada = as('ada@dept.example.edu', 'faculty')
@@ -61,7 +62,7 @@ t.test('an import tells each faculty member with new works to review, co-authors
 
   // Dee joins the department. Everyone's import: works 1 and 2 are new to Ada, and work 3, now linked
   // to Dee, is new on her list; nothing is new to Bob or Cy.
-  const dee = await records.create('Faculty', { first_name: 'Dee', last_name: 'Later', email: 'dee@dept.example.edu', bibliography_source_id: 'A4' })
+  const dee = await records.create('Faculty', { first_name: 'Dee', last_name: 'Later', email: 'dee@dept.example.edu', bibliography_source_id: 'A4' }, { actor: testActor })
   const all = await finished(ops, await accepted(t, ops, '/api/admin/publications/import'))
   t.match(all.result, { status: 'completed', people: 4, created: 2, updated: 1 })
   await app.notifications.relay.idle()

@@ -5,6 +5,7 @@ import type { DeliveryRecord, WebhookRecord } from '../../src/notifications/webh
 import { workflowDepartment } from '../workflows/support.js'
 import { commentMarker } from './ferpa.js'
 import { startReceiver, type Received } from './receiver.js'
+import { testActor } from '../helpers/actor.js'
 
 interface Attempt { at: string; status_code: number | null; error: string | null; response_body: string | null }
 interface Delivery { _id: string; event_id: string; type: string; status: string; attempts: Attempt[]; next_attempt_at: string | null }
@@ -37,11 +38,11 @@ async function department(t: Test) {
   const logUntil = (hook: string, check: (log: Log) => boolean, what: string) => eventually(() => log(hook), check, what)
   /** Una submits a thesis request, commenting with the marker a leak would show; Fay's approval is `approve`. */
   const submit = async (title = 'Tides') => {
-    const draft = await dept.workflows.create('honors_thesis', dept.as('una'), { student: dept.ids.una, advisor: dept.ids.fay, title, abstract: 'A', term: '25F' })
-    await dept.workflows.submit('honors_thesis', dept.as('una'), draft._id, { comment: `${commentMarker}: please hurry` })
+    const draft = await dept.workflows.create('honors_thesis', dept.as('una'), testActor, { student: dept.ids.una, advisor: dept.ids.fay, title, abstract: 'A', term: '25F' })
+    await dept.workflows.submit('honors_thesis', dept.as('una'), testActor, draft._id, { comment: `${commentMarker}: please hurry` })
     await dept.app.notifications.relay.idle()
     const approve = async () => {
-      await dept.workflows.decide('honors_thesis', dept.as('fay'), draft._id, { decision: 'approve', comment: `${commentMarker}: fine work, grade: A` })
+      await dept.workflows.decide('honors_thesis', dept.as('fay'), testActor, draft._id, { decision: 'approve', comment: `${commentMarker}: fine work, grade: A` })
       await dept.app.notifications.relay.idle()
     }
     return { id: draft._id as string, approve }

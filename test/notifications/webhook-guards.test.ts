@@ -18,6 +18,7 @@ function event(n: number): EventRecord {
 
 const context = (data: Record<string, unknown>): JobContext => ({
   id: 'webhook-guards', data, attempt: 1, signal: new AbortController().signal, log: { info: () => {}, error: () => {} }, progress: async () => {},
+  actor: { id: 'job:webhook-guards', via: 'notifications/deliver' },
 })
 
 t.test('each delivery checks the address again and connects to the address it checked', async (t) => {

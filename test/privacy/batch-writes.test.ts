@@ -2,6 +2,7 @@ import t from 'tap'
 import type { AuditFacts } from '../../src/privacy/audit-entry.js'
 import { AuditLog, auditCollection } from '../../src/privacy/audit-log.js'
 import { buildTestApp } from '../helpers/app.js'
+import { testActor } from '../helpers/actor.js'
 
 function facts(n: number): AuditFacts {
   return {
@@ -14,14 +15,14 @@ function facts(n: number): AuditFacts {
 t.test('enrollments created in a batch follow the rules of one created alone', async (t) => {
   const { app } = await buildTestApp(t)
   const { records, enrollments } = app
-  const cs101 = await records.create('Course', { course_code: 'CS 101', title: 'Intro' })
-  const cs201 = await records.create('Course', { course_code: 'CS 201', title: 'Data Structures' })
-  const section = await records.create('Section', { course: cs101._id, term: '25F', section_number: '01' })
+  const cs101 = await records.create('Course', { course_code: 'CS 101', title: 'Intro' }, { actor: testActor })
+  const cs201 = await records.create('Course', { course_code: 'CS 201', title: 'Data Structures' }, { actor: testActor })
+  const section = await records.create('Section', { course: cs101._id, term: '25F', section_number: '01' }, { actor: testActor })
   const [otto, una] = [
-    await records.create('UndergraduateStudent', { first_name: 'Otto', last_name: 'Student' }),
-    await records.create('UndergraduateStudent', { first_name: 'Una', last_name: 'Student' }),
+    await records.create('UndergraduateStudent', { first_name: 'Otto', last_name: 'Student' }, { actor: testActor }),
+    await records.create('UndergraduateStudent', { first_name: 'Una', last_name: 'Student' }, { actor: testActor }),
   ]
-  const held = await enrollments.create({ student: una._id, course: cs201._id, term: '25F', status: 'enrolled' })
+  const held = await enrollments.create({ student: una._id, course: cs201._id, term: '25F', status: 'enrolled' }, { actor: testActor })
   const base = { student: otto._id, course: cs101._id, term: '25F', status: 'completed' }
   const outcomes = await enrollments.createMany([
     { ...base, section: section._id, grade: 'B-' },
@@ -30,7 +31,7 @@ t.test('enrollments created in a batch follow the rules of one created alone', a
     { ...base, student: 'UndergraduateStudent/nobody' },
     { ...base, student: una._id, course: cs201._id },
     { ...base, term: '26S', grade: 'P' },
-  ])
+  ], { actor: testActor })
   t.same(outcomes.map((o) => o.error && [o.error.statusCode, o.error.message]), [
     undefined,
     [400, `'section' is a section of ${cs101._id} in 25F, not of this enrollment's course and term`],
@@ -42,7 +43,7 @@ t.test('enrollments created in a batch follow the rules of one created alone', a
   t.match(outcomes[0]!.record, { grade: 'B-', grade_points: 2.7, section: section._id }, 'grade points filled in from the scale')
   t.equal(outcomes[5]!.record?.grade_points, undefined, 'a P carries no grade points')
   t.same((await enrollments.ofStudent(otto._id)).map((e) => e._id), [outcomes[0]!.record!._id, outcomes[5]!.record!._id], 'the two written, no more')
-  await t.rejects(enrollments.create({ ...base, course: cs201._id, section: section._id }), { message: outcomes[1]!.error!.message }, 'create refuses it alike')
+  await t.rejects(enrollments.create({ ...base, course: cs201._id, section: section._id }, { actor: testActor }), { message: outcomes[1]!.error!.message }, 'create refuses it alike')
 })
 
 t.test('entries appended together chain on from the log and keep it intact', async (t) => {

@@ -4,6 +4,7 @@ import { runCitationRefresh } from '../../src/publications/citations.js'
 import { runPublicationImport, type PublicationDeps } from '../../src/publications/import.js'
 import { fixtureServer, sendJson, type Handler } from '../helpers/fixture-server.js'
 import { buildTestApp, type TestApp } from '../helpers/app.js'
+import { testActor } from '../helpers/actor.js'
 
 const ctx = { signal: new AbortController().signal, progress: async () => {}, log: { info: () => {}, error: () => {} } }
 const orcidOnly = '0000-0002-1825-0097'
@@ -52,9 +53,9 @@ const a1Pages = {
 t.test('an import pages by cursor, waits out a 429, merges duplicates by DOI case and by title, and links the author', async (t) => {
   const test = await buildTestApp(t)
   const { records, schema } = test.app
-  const ada = await records.create('Faculty', { first_name: 'Ada', last_name: 'Author', bibliography_source_id: 'A1' })
-  const byDoi = await records.create('Publication', { title: 'Typed by hand', authors: ['A. Author'], doi: '10.1000/abc.one', dept_authors: [] })
-  const byTitle = await records.create('Publication', { title: 'Deep learning for rosters', year: 2021, authors: ['A. Author'], dept_authors: [] })
+  const ada = await records.create('Faculty', { first_name: 'Ada', last_name: 'Author', bibliography_source_id: 'A1' }, { actor: testActor })
+  const byDoi = await records.create('Publication', { title: 'Typed by hand', authors: ['A. Author'], doi: '10.1000/abc.one', dept_authors: [] }, { actor: testActor })
+  const byTitle = await records.create('Publication', { title: 'Deep learning for rosters', year: 2021, authors: ['A. Author'], dept_authors: [] }, { actor: testActor })
   const api = await openalex(t, a1Pages)
   const invalidated: string[] = []
   const result = await runPublicationImport(deps(test, api.client, invalidated), { personId: ada._id }, ctx)
@@ -74,8 +75,8 @@ t.test('an import pages by cursor, waits out a 429, merges duplicates by DOI cas
 t.test('a merged author (301) is followed and the new id stored; an ORCID-only person is resolved', async (t) => {
   const test = await buildTestApp(t)
   const { records } = test.app
-  const merged = await records.create('Faculty', { first_name: 'Mer', last_name: 'Ged', bibliography_source_id: 'A9' })
-  const orcid = await records.create('Faculty', { first_name: 'Or', last_name: 'Cid', researcher_registry_id: orcidOnly })
+  const merged = await records.create('Faculty', { first_name: 'Mer', last_name: 'Ged', bibliography_source_id: 'A9' }, { actor: testActor })
+  const orcid = await records.create('Faculty', { first_name: 'Or', last_name: 'Cid', researcher_registry_id: orcidOnly }, { actor: testActor })
   const api = await openalex(t, {
     'author.id:A2|*': { results: [work(20, { authorships: [{ author: { id: 'https://openalex.org/A2' } }] })], next: null },
     'author.id:A3|*': { results: [work(30, { authorships: [{ author: { id: 'https://openalex.org/A3' } }] })], next: null },
@@ -91,7 +92,7 @@ t.test('a merged author (301) is followed and the new id stored; an ORCID-only p
 t.test('a title a person edited is kept, and a work they deleted is not imported again', async (t) => {
   const test = await buildTestApp(t)
   const { records, schema } = test.app
-  const ada = await records.create('Faculty', { first_name: 'Ada', last_name: 'Author', bibliography_source_id: 'A1' })
+  const ada = await records.create('Faculty', { first_name: 'Ada', last_name: 'Author', bibliography_source_id: 'A1' }, { actor: testActor })
   const api = await openalex(t, a1Pages)
   await runPublicationImport(deps(test, api.client), { personId: ada._id }, ctx)
   const [w2] = await records.find(schema.class('Publication')!, { source_id: 'W2' })
@@ -112,8 +113,8 @@ t.test('a title a person edited is kept, and a work they deleted is not imported
 t.test('a citation refresh covers more than 50 publications, 50 ids per request', async (t) => {
   const test = await buildTestApp(t)
   const { records, schema } = test.app
-  for (let n = 1000; n < 1060; n++) await records.create('Publication', { title: `Paper ${n}`, authors: [], dept_authors: [], source_id: `W${n}`, citation_count: 0 })
-  await records.create('Publication', { title: 'Not from OpenAlex', authors: [], dept_authors: [], citation_count: 7 })
+  for (let n = 1000; n < 1060; n++) await records.create('Publication', { title: `Paper ${n}`, authors: [], dept_authors: [], source_id: `W${n}`, citation_count: 0 }, { actor: testActor })
+  await records.create('Publication', { title: 'Not from OpenAlex', authors: [], dept_authors: [], citation_count: 7 }, { actor: testActor })
   const asked: string[][] = []
   const api = await openalex(t, {}, (_req, res, url) => {
     const ids = url.searchParams.get('filter')!.slice('openalex:'.length).split('|')
@@ -121,7 +122,7 @@ t.test('a citation refresh covers more than 50 publications, 50 ids per request'
     sendJson(res, 200, { results: ids.map((id) => ({ id: `https://openalex.org/${id}`, cited_by_count: Number(id.slice(1)) - 990 })) })
   })
   const invalidated: string[] = []
-  const result = await runCitationRefresh(deps(test, api.client, invalidated), ctx)
+  const result = await runCitationRefresh(deps(test, api.client, invalidated), ctx, testActor)
   t.same([result.publications, result.updated, result.requests], [60, 60, 2])
   t.same(asked.map((ids) => ids.length), [50, 10])
   const pubs = await records.find(schema.class('Publication')!, { source_id: 'W1059' })

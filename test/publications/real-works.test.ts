@@ -7,6 +7,7 @@ import t, { type Test } from 'tap'
 import { fixtureServer, sendJson } from '../helpers/fixture-server.js'
 import { buildTestApp } from '../helpers/app.js'
 import { accepted, admin, finished } from '../routes/campus-sync/support.js'
+import { testActor } from '../helpers/actor.js'
 
 const ada = 'ada@dept.example.edu'
 const bob = 'bob@dept.example.edu'
@@ -34,8 +35,8 @@ async function openalex(t: Test): Promise<string> {
 t.test('3. any DOI imports: stored lower-cased as given, its URL percent-encoded; an unusable field is left out with a warning the person reads', async (t) => {
   const built = await buildTestApp(t, { OPENALEX_URL: await openalex(t) })
   const { app, as } = built
-  const adaRecord = await app.records.create('Faculty', { first_name: 'Ada', last_name: 'Author', email: ada, bibliography_source_id: 'A1' })
-  const bobRecord = await app.records.create('Faculty', { first_name: 'Bob', last_name: 'Builder', email: bob })
+  const adaRecord = await app.records.create('Faculty', { first_name: 'Ada', last_name: 'Author', email: ada, bibliography_source_id: 'A1' }, { actor: testActor })
+  const bobRecord = await app.records.create('Faculty', { first_name: 'Bob', last_name: 'Builder', email: bob }, { actor: testActor })
   const self = as(ada, 'faculty')
   const ops = as(admin, 'admin')
   const resultUrl = `/api/publications/import/${encodeURIComponent(adaRecord._id)}`

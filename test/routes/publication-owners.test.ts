@@ -6,6 +6,7 @@ import { listen, send } from '../auth/support.js'
 import { fixtureServer, sendJson } from '../helpers/fixture-server.js'
 import { buildTestApp } from '../helpers/app.js'
 import { refused } from '../helpers/refusals.js'
+import { testActor } from '../helpers/actor.js'
 
 // DESIGN 6.1: anyone holding write_publications creates a publication; changing or deleting one needs the
 // caller among its dept_authors, or manage_profiles, or the admin role.
@@ -96,7 +97,7 @@ async function openalex(t: Test) {
 t.test('deleting an imported publication writes its rejection first, so a failed removal never lets an import bring it back', async (t) => {
   const { app, as, admin } = await buildTestApp(t).then((s) => ({ ...s, admin: s.as('admin@dept.edu', 'admin') }))
   const { records, schema } = app
-  const ada = await records.create('Faculty', { first_name: 'Ada', last_name: 'Author', email: 'ada@dept.edu', bibliography_source_id: 'A1' })
+  const ada = await records.create('Faculty', { first_name: 'Ada', last_name: 'Author', email: 'ada@dept.edu', bibliography_source_id: 'A1' }, { actor: testActor })
   const client = await openalex(t)
   const deps = { records, schema, openalex: client, invalidate: (c: string) => app.responseCache.invalidate(c) }
   const ctx = { signal: new AbortController().signal, progress: async () => {}, log: { info: () => {}, error: () => {} } }

@@ -4,6 +4,7 @@ import t from 'tap'
 import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import { tempDir } from '../helpers/temp-dir.js'
+import { testActor } from '../helpers/actor.js'
 
 const env = (dataDir: string, extra: Record<string, string> = {}) => ({ NODE_ENV: 'development', LOG_LEVEL: 'warn', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...extra })
 
@@ -35,7 +36,7 @@ t.test('on the embedded defaults without SAML, the service\'s last line is a sig
   })
   // The store as the sample seed leaves it: an admin among the users.
   const app = await buildApp(loadConfig(env(dataDir)))
-  const admin = await app.records.create('User', { email: 'admin@dept.edu', role: 'admin' })
+  const admin = await app.records.create('User', { email: 'admin@dept.edu', role: 'admin' }, { actor: testActor })
   await app.close()
   const lines = await startLines(env(dataDir, { PUBLIC_URL: 'http://localhost:3999' }), (started) => { child = started })
   const last = lines.at(-1) ?? ''

@@ -3,6 +3,7 @@ import { RecordService } from '../../src/records/service.js'
 import { SearchService } from '../../src/search/service.js'
 import { buildTestApp } from '../helpers/app.js'
 import type { Answer } from './fixtures.js'
+import { testActor } from '../helpers/actor.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -28,26 +29,26 @@ async function twoInstances(t: Test, interval: string) {
 
 t.test('without a rebuild, this index hears nothing of writes by another instance sharing the store', async (t) => {
   const { elsewhere, total } = await twoInstances(t, '0')
-  await elsewhere.create('Course', { course_code: 'BIO 110', title: 'Marine Ecology' })
+  await elsewhere.create('Course', { course_code: 'BIO 110', title: 'Marine Ecology' }, { actor: testActor })
   t.equal(await total('marine'), 0, 'not seen')
 })
 
 t.test('writes by another instance sharing the store show after the periodic rebuild', async (t) => {
   const { elsewhere, total } = await twoInstances(t, '1s')
-  const course = await elsewhere.create('Course', { course_code: 'BIO 110', title: 'Marine Ecology' })
+  const course = await elsewhere.create('Course', { course_code: 'BIO 110', title: 'Marine Ecology' }, { actor: testActor })
   t.equal(await eventually(() => total('marine'), 1), 1, 'seen after a rebuild')
-  await elsewhere.remove(course._id)
+  await elsewhere.remove(course._id, { actor: testActor })
   t.equal(await eventually(() => total('marine'), 0), 0, 'a delete elsewhere drops out too')
 })
 
 t.test('a write while the index is rebuilt is not lost', async (t) => {
   const { app, as } = await buildTestApp(t, { SEARCH_REFRESH_INTERVAL: '0' })
   const admin = as('admin@dept.edu', 'admin')
-  for (let i = 0; i < 20; i++) await app.records.create('Course', { course_code: `ECO ${100 + i}`, title: `Economics ${i}` })
+  for (let i = 0; i < 20; i++) await app.records.create('Course', { course_code: `ECO ${100 + i}`, title: `Economics ${i}` }, { actor: testActor })
   for (const [round, animal] of ['walrus', 'pelican', 'narwhal', 'octopus', 'giraffe'].entries()) {
     const [, created] = await Promise.all([
       app.searchService.rebuild(),
-      app.records.create('Course', { course_code: `ZOO ${200 + round}`, title: `Concurrent ${animal}` }),
+      app.records.create('Course', { course_code: `ZOO ${200 + round}`, title: `Concurrent ${animal}` }, { actor: testActor }),
     ])
     const body = (await admin({ method: 'GET', url: `/api/search/courses?q=${animal}` })).json() as Answer
     t.same(body.results.map((r) => r._id), [created._id], animal)
@@ -108,7 +109,7 @@ t.test('a change read into the old index while a rebuild reads the store is appl
   records.findGate = { promise: held.promise, holdAt }
   const rebuilt = search.rebuild()
   while (records.finds < holdAt) await sleep(5)
-  const created = await records.create('Course', { course_code: 'ZOO 300', title: 'Walrus Studies' })
+  const created = await records.create('Course', { course_code: 'ZOO 300', title: 'Walrus Studies' }, { actor: testActor })
   t.same(await ids('walrus'), [created._id], 'seen in the index in use')
   held.open()
   records.findGate = undefined
@@ -118,11 +119,11 @@ t.test('a change read into the old index while a rebuild reads the store is appl
 
 t.test('of two re-reads of one record, the later one wins even if it finishes first', async (t) => {
   const { records, ids } = await gatedSearch(t)
-  const course = await records.create('Course', { course_code: 'ZOO 301', title: 'Pelican Biology' })
+  const course = await records.create('Course', { course_code: 'ZOO 301', title: 'Pelican Biology' }, { actor: testActor })
   const slow = gate()
   records.getGates = [slow.promise]
-  await records.update(course._id, { title: 'Narwhal Biology' })
-  await records.update(course._id, { title: 'Octopus Biology' })
+  await records.update(course._id, { title: 'Narwhal Biology' }, { actor: testActor })
+  await records.update(course._id, { title: 'Octopus Biology' }, { actor: testActor })
   await sleep(20)
   slow.open()
   t.same(await ids('octopus'), [course._id])
@@ -131,7 +132,7 @@ t.test('of two re-reads of one record, the later one wins even if it finishes fi
 
 t.test('a failed rebuild leaves the index in use as it was', async (t) => {
   const { records, search, ids } = await gatedSearch(t)
-  const course = await records.create('Course', { course_code: 'ZOO 302', title: 'Giraffe Ecology' })
+  const course = await records.create('Course', { course_code: 'ZOO 302', title: 'Giraffe Ecology' }, { actor: testActor })
   records.failNextFind = true
   await t.rejects(search.rebuild(), /store unreachable/)
   t.same(await ids('giraffe'), [course._id])
@@ -141,7 +142,7 @@ t.test('a failed rebuild leaves the index in use as it was', async (t) => {
 
 t.test('a rebuild lets other work run while it indexes many records', async (t) => {
   const { records, search } = await gatedSearch(t)
-  await Promise.all(Array.from({ length: 600 }, (_, i) => records.create('Course', { course_code: `BULK ${100 + i}`, title: `Bulk course ${i}` })))
+  await Promise.all(Array.from({ length: 600 }, (_, i) => records.create('Course', { course_code: `BULK ${100 + i}`, title: `Bulk course ${i}` }, { actor: testActor })))
   // Counts turns of the event loop that get in while records are turned into documents (not while read).
   let turns = 0
   let rebuilding = true

@@ -2,6 +2,7 @@ import t from 'tap'
 import { userIdForEmail } from '../../src/auth/tokens.js'
 import { WorkflowConflictError } from '../../src/workflows/errors.js'
 import { principal, workflowDepartment } from './support.js'
+import { testActor } from '../helpers/actor.js'
 
 const quorum = 5
 
@@ -14,18 +15,18 @@ t.test('20 concurrent decisions on one quorum stage: each applied once or a 409,
   const members = Array.from({ length: 15 }, (_, i) => `m${i}@dept.edu`)
   const memberIds: string[] = []
   for (const [i, email] of members.entries()) {
-    await records.create('User', { email, role: 'faculty', affiliation: [] }, { key: userIdForEmail(email).slice('User/'.length) })
-    memberIds.push((await records.create('Faculty', { first_name: `M${i}`, last_name: 'X', email }))._id)
+    await records.create('User', { email, role: 'faculty', affiliation: [] }, { actor: testActor, key: userIdForEmail(email).slice('User/'.length) })
+    memberIds.push((await records.create('Faculty', { first_name: `M${i}`, last_name: 'X', email }, { actor: testActor }))._id)
   }
   const [group] = await records.find(app.schema.class('Group')!, { name: 'Awards committee' })
-  await records.update(group!._id, { members: members.map(userIdForEmail) })
+  await records.update(group!._id, { members: members.map(userIdForEmail) }, { actor: testActor })
   const current = (await workflows.catalog.definitions(as('admin'))).items.find((w) => w.domain === 'award_nominations')!
-  await workflows.catalog.updateDefinition(as('admin'), current._id, {
+  await workflows.catalog.updateDefinition(as('admin'), testActor, current._id, {
     domain: 'award_nominations', name: 'Awards, larger quorum',
     stages: current.stages.map((s) => (s.key === 'committee' ? { ...s, quorum } : s)),
   })
-  const nomination = await workflows.create('award_nominations', as('gus'), { nominee: ids.una, award: 'Prize', statement: 'S' })
-  const { instance: submitted } = await workflows.submit('award_nominations', as('gus'), nomination._id)
+  const nomination = await workflows.create('award_nominations', as('gus'), testActor, { nominee: ids.una, award: 'Prize', statement: 'S' })
+  const { instance: submitted } = await workflows.submit('award_nominations', as('gus'), testActor, nomination._id)
   t.equal(submitted.stages[0]!.approvals.length, 15, 'every member is asked')
 
   const calls = [
@@ -34,7 +35,7 @@ t.test('20 concurrent decisions on one quorum stage: each applied once or a 409,
   ]
   t.equal(calls.length, 20)
   const outcomes = await Promise.allSettled(calls.map(({ email }) =>
-    workflows.decide('award_nominations', principal(email, 'faculty'), nomination._id, { decision: 'approve', stage: 'committee' })))
+    workflows.decide('award_nominations', principal(email, 'faculty'), testActor, nomination._id, { decision: 'approve', stage: 'committee' })))
   for (const outcome of outcomes) {
     if (outcome.status === 'rejected') t.ok(outcome.reason instanceof WorkflowConflictError, `a refused call is a 409: ${String(outcome.reason)}`)
   }
@@ -65,7 +66,7 @@ t.test('20 concurrent decisions on one quorum stage: each applied once or a 409,
   let late = 0
   for (const email of members) {
     try {
-      await workflows.decide('award_nominations', principal(email, 'faculty'), nomination._id, { decision: 'approve', stage: 'committee' })
+      await workflows.decide('award_nominations', principal(email, 'faculty'), testActor, nomination._id, { decision: 'approve', stage: 'committee' })
     } catch (error) {
       t.ok(error instanceof WorkflowConflictError)
       late++

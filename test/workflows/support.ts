@@ -4,6 +4,7 @@ import type { Role } from '../../src/auth/permissions.js'
 import { userIdForEmail } from '../../src/auth/tokens.js'
 import type { WorkflowService } from '../../src/workflows/service.js'
 import { buildTestApp } from '../helpers/app.js'
+import { testActor } from '../helpers/actor.js'
 
 /** A signed-in user as the auth plugin establishes one (each call a fresh object, as each request gets). */
 export function principal(email: string, role: Role): Principal {
@@ -37,9 +38,9 @@ export async function workflowDepartment(t: Test, env: Record<string, string> = 
   const testApp = await buildTestApp(t, env)
   const { app } = testApp
   const records = app.records
-  const user = async (who: Who) => records.create('User', { email: emails[who], role: roles[who], affiliation: [] }, { key: userIdForEmail(emails[who]).slice('User/'.length) })
+  const user = async (who: Who) => records.create('User', { email: emails[who], role: roles[who], affiliation: [] }, { actor: testActor, key: userIdForEmail(emails[who]).slice('User/'.length) })
   const person = async (type: string, who: Who, extra: object = {}) =>
-    (await records.create(type, { first_name: who, last_name: 'X', email: emails[who], ...extra }))._id
+    (await records.create(type, { first_name: who, last_name: 'X', email: emails[who], ...extra }, { actor: testActor }))._id
   for (const who of Object.keys(emails) as Who[]) await user(who)
   const admin = await person('Staff', 'admin')
   const admin2 = await person('Staff', 'admin2')
@@ -54,7 +55,7 @@ export async function workflowDepartment(t: Test, env: Record<string, string> = 
   const gina = await person('GraduateStudent', 'gina', { advisors: [fay], committee: [c1, c2, c3] })
   const committeeUsers = [emails.c1, emails.c2, emails.c3].map(userIdForEmail)
   for (const name of ['Fellowship committee', 'Awards committee']) {
-    await records.create('Group', { name, permissions: [], members: committeeUsers })
+    await records.create('Group', { name, permissions: [], members: committeeUsers }, { actor: testActor })
   }
   const as = (who: Who) => principal(emails[who], roles[who])
   const workflows: WorkflowService = app.workflows

@@ -1,3 +1,4 @@
+import type { Actor } from '../../actor.js'
 import { ApiKeyActive, ApiKeyInvalid, PermissionDenied, RecordNotFound } from '../../errors.js'
 import type { RecordService } from '../../records/service.js'
 import type { ApiKey } from '../../schema/generated/records.js'
@@ -86,7 +87,7 @@ export class ApiKeyService {
     return this.store.collection<ApiKeyRecord>('api_keys')
   }
 
-  async create(caller: Caller, input: { name: string; permissions: Permission[]; expiresInDays: number }) {
+  async create(caller: Caller, actor: Actor, input: { name: string; permissions: Permission[]; expiresInDays: number }) {
     const missing = input.permissions.find((p) => !caller.permissions.has(p))
     if (missing) throw new PermissionDenied(`Permission denied: you do not hold ${missing}, so a key cannot be given it`)
     const key = generateKey()
@@ -97,7 +98,7 @@ export class ApiKeyService {
       key_hash: digest(key),
       permissions: input.permissions,
       expires_at: new Date(this.now().getTime() + input.expiresInDays * 86_400_000).toISOString(),
-    })
+    }, { actor })
     return { ...present(record, this.now()), key }
   }
 
@@ -112,16 +113,16 @@ export class ApiKeyService {
     return key
   }
 
-  async revoke(id: string, caller: Caller): Promise<ApiKeyRecord> {
+  async revoke(id: string, caller: Caller, actor: Actor): Promise<ApiKeyRecord> {
     const key = await this.owned(id, caller)
     if (key.revoked_at) return key
-    return await this.records.update(id, { revoked_at: this.now().toISOString() }, { className: 'ApiKey' })
+    return await this.records.update(id, { revoked_at: this.now().toISOString() }, { actor, className: 'ApiKey' })
   }
 
-  async remove(id: string, caller: Caller): Promise<void> {
+  async remove(id: string, caller: Caller, actor: Actor): Promise<void> {
     const key = await this.owned(id, caller)
     if (statusOf(key, this.now()) === 'active') throw new ApiKeyActive('Revoke the key before deleting it')
-    await this.records.remove(id)
+    await this.records.remove(id, { actor })
     await this.store.collection(usageCollection).deleteMany({ key_id: id })
   }
 

@@ -4,6 +4,7 @@ import { keyGrantable, present } from '../../auth/api-keys/service.js'
 import { allow, type Permission } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import { PermissionDenied } from '../../errors.js'
+import { actorOf } from '../../http/actor.js'
 import { paging } from '../shared.js'
 import { errorResponses } from '../responses.js'
 
@@ -40,7 +41,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: Type.Intersect([ApiKey, Type.Object({ key: Type.String() })]), ...errorResponses(400, 401, 403) },
     },
   }, async (request, reply) => {
-    const created = await app.apiKeys.create(principalOf(request), request.body)
+    const created = await app.apiKeys.create(principalOf(request), actorOf(request), request.body)
     reply.code(201).header('cache-control', 'no-store')
     return created
   })
@@ -85,7 +86,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/api-keys/:id/revoke', {
     config: { policy: allow.signedIn },
     schema: { tags, summary: 'Revoke a key: it stops working at once and for good', params, response: { 200: ApiKey, ...errorResponses(400, 401, 404) } },
-  }, async (request) => present(await app.apiKeys.revoke(request.params.id, principalOf(request))))
+  }, async (request) => present(await app.apiKeys.revoke(request.params.id, principalOf(request), actorOf(request))))
 
   app.delete('/api/api-keys/:id', {
     config: { policy: allow.signedIn },
@@ -95,7 +96,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const { id } = request.params
-    await app.apiKeys.remove(id, principalOf(request))
+    await app.apiKeys.remove(id, principalOf(request), actorOf(request))
     return { id, message: `${id} deleted` }
   })
 }

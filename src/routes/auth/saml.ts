@@ -6,7 +6,9 @@ import type { SamlIdentity } from '../../auth/saml/attributes.js'
 import { isSamlFailure, samlFailure } from '../../auth/saml/failure.js'
 import type { SamlSignIn } from '../../auth/saml/service.js'
 import type { UserRecord, UserService } from '../../auth/users.js'
+import type { Actor } from '../../actor.js'
 import { SsoNotConfigured, hasStatus } from '../../errors.js'
+import { actorOf } from '../../http/actor.js'
 import { errorResponses } from '../responses.js'
 
 export interface SamlRouteOptions {
@@ -37,9 +39,9 @@ function wantsJson(request: FastifyRequest): boolean {
   return /application\/json/i.test(accept) && !/text\/html/i.test(accept)
 }
 
-async function signInUser(users: UserService, identity: SamlIdentity): Promise<UserRecord> {
+async function signInUser(users: UserService, identity: SamlIdentity, actor: Actor): Promise<UserRecord> {
   try {
-    return await users.upsertFromSaml(identity)
+    return await users.upsertFromSaml(identity, actor)
   } catch (error) {
     if (hasStatus(error, 400) || hasStatus(error, 409)) throw samlFailure('user', error.message)
     throw error
@@ -97,7 +99,7 @@ export const samlRoutes: FastifyPluginAsyncTypebox<SamlRouteOptions> = async (ap
     const service = configured()
     try {
       const { identity, returnTo } = await service.verify(request.body)
-      const user = await signInUser(app.users, identity)
+      const user = await signInUser(app.users, identity, actorOf(request))
       const token = customTokens.issue({
         sub: user._id, email: user.email, role: user.role, campusId: identity.netid, affiliation: identity.affiliation,
       })

@@ -4,6 +4,7 @@ import { allow, permissions } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import type { IdTokenClaims } from '../../auth/tokens.js'
 import { TokenInvalid } from '../../errors.js'
+import { actorOf } from '../../http/actor.js'
 import { errorResponses } from '../responses.js'
 
 const maxTokenLength = 8192
@@ -31,7 +32,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       throw new TokenInvalid('Invalid or expired token')
     }
     const revoked = await app.revocations.isRevoked(app.config.jwt.issuer, claims.jti)
-    const user = revoked ? null : await app.users.fromToken(claims)
+    const user = revoked ? null : await app.users.fromToken(claims, actorOf(request))
     if (!user) throw new TokenInvalid('Invalid or expired token')
     return { user: { id: user._id, email: user.email, role: user.role, campusId: user.campus_id ?? null }, message: 'Signed in' }
   })

@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox'
 import type { CustomTokens } from '../../auth/custom-token.js'
 import { allow } from '../../auth/permissions.js'
 import { CustomTokenInvalid } from '../../errors.js'
+import { actorOf } from '../../http/actor.js'
 import { errorResponses } from '../responses.js'
 
 const ExchangeBody = Type.Object({
@@ -39,7 +40,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ customTokens: CustomTokens
     const { customToken } = request.body
     const claims = await customTokens.redeem(customToken)
     // A sign-in link may name a user the script could not create (it never writes to the store).
-    const user = claims.role_grant ? await app.users.fromToken({ ...claims, role_grant: claims.role_grant }) : await app.users.byId(claims.sub)
+    const user = claims.role_grant ? await app.users.fromToken({ ...claims, role_grant: claims.role_grant }, actorOf(request)) : await app.users.byId(claims.sub)
     if (!user) throw new CustomTokenInvalid('User not found after SAML login')
     const affiliation = user.affiliation ?? []
     const idToken = app.jwt.sign({

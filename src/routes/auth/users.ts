@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { allow, roles, type Role } from '../../auth/permissions.js'
 import type { UserRecord } from '../../auth/users.js'
 import { RecordNotFound } from '../../errors.js'
+import { actorOf } from '../../http/actor.js'
 import { idParams, noQuery, paging } from '../shared.js'
 import { errorResponses } from '../responses.js'
 
@@ -91,5 +92,5 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Object({ role: RoleName('The new role') }, { additionalProperties: false }),
       response: { 200: User, ...errorResponses(400, 401, 403, 404, 503) },
     },
-  }, async (request) => present(await users.changeRole(request.params.id, request.body.role)))
+  }, async (request) => present(await users.changeRole(request.params.id, request.body.role, actorOf(request))))
 }

@@ -4,6 +4,7 @@ import { allow } from '../../auth/permissions.js'
 import { loadSyncConfig } from '../../campus-sync/config.js'
 import { enqueueCampusSync } from '../../campus-sync/jobs.js'
 import { syncKinds } from '../../campus-sync/runner.js'
+import { actorOf } from '../../http/actor.js'
 import { emptyBody, JobAccepted, noQuery } from '../shared.js'
 import { errorResponses } from '../responses.js'
 import { configAnswer, saveConfig } from '../../campus-sync/config-store.js'
@@ -52,7 +53,7 @@ export const campusSyncRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: noQuery, body: ConfigBody, response: { 200: ConfigAnswer, ...errorResponses(400, 401, 403) },
     },
   }, async (request) => {
-    await saveConfig(records, schema, secrets, request.body)
+    await saveConfig(records, schema, secrets, actorOf(request), request.body)
     return configAnswer(records, schema, secrets)
   })
 

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify'
 import { allow } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import { RecordNotFound, ReferenceNotFound, StudentAccessDenied } from '../../errors.js'
+import { actorOf } from '../../http/actor.js'
 import type { PlanWithWarnings } from '../../degrees/plans.js'
 import type { ApiRecord } from '../../records/service.js'
 import { idPattern } from '../../schema/typebox.js'
@@ -58,7 +59,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { record: student, basis } = await app.protectedAccess.student(principalOf(request), id)
     if (basis === 'none') throw new StudentAccessDenied(studentDenial)
     if (!student) throw new ReferenceNotFound(`'student' refers to ${id}, which does not exist`)
-    const created = await plans.create(student, body)
+    const created = await plans.create(student, body, { actor: actorOf(request) })
     reply.code(201).header('location', `/api/student-plans/${encodeURIComponent(created._id)}`).header('etag', `"${created._version}"`)
     return created
   })
@@ -103,7 +104,8 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { plan, student } = await openPlan(request, request.params.id)
     const expectVersion = versionFrom(request.headers['if-match'])
     const by = principalOf(request)
-    const updated = await plans.update(student, plan, request.body, expectVersion === undefined ? { by } : { expectVersion, by })
+    const actor = actorOf(request)
+    const updated = await plans.update(student, plan, request.body, expectVersion === undefined ? { by, actor } : { expectVersion, by, actor })
     reply.header('etag', `"${updated._version}"`)
     return updated
   })
@@ -117,7 +119,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const { plan } = await openPlan(request, request.params.id)
-    await plans.remove(plan)
+    await plans.remove(plan, { actor: actorOf(request) })
     return { id: plan._id, message: `${plan._id} deleted` }
   })
 }

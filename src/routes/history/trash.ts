@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
 import { RecordNotFound } from '../../errors.js'
+import { actorOf } from '../../http/actor.js'
 import { restoredEvent } from '../../history/events.js'
 import { HistoryReader } from '../../history/reader.js'
 import { restoreFields } from '../../records/restore.js'
@@ -73,7 +74,7 @@ export const trashRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const type = String(was.type)
     let restored
     try {
-      restored = await records.create(type, restoreFields(was), { key: id.slice(type.length + 1), restoredFrom: deletion.version - 1 })
+      restored = await records.create(type, restoreFields(was), { actor: actorOf(request), key: id.slice(type.length + 1), restoredFrom: deletion.version - 1 })
     } catch (error) {
       throw asRestoreConflict(error)
     }

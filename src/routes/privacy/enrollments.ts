@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import { PermissionDenied, RecordNotFound } from '../../errors.js'
+import { actorOf } from '../../http/actor.js'
 import { auditNote } from '../../http/audit.js'
 import { Deleted, idParams, ifMatch, recordBody, versionFrom } from '../shared.js'
 import { errorResponses } from '../responses.js'
@@ -30,7 +31,7 @@ export const enrollmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: record, ...errorResponses(400, 401, 403, 409, 413, 503) },
     },
   }, async (request, reply) => {
-    const created = await enrollments.create(request.body)
+    const created = await enrollments.create(request.body, { actor: actorOf(request) })
     auditNote(request).resourceId = created._id
     reply.code(201).header('location', `/api/enrollments/${encodeURIComponent(created._id)}`).header('etag', `"${created._version}"`)
     return created
@@ -46,7 +47,8 @@ export const enrollmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const expectVersion = versionFrom(request.headers['if-match'])
-    const updated = await enrollments.update(request.params.id, request.body, expectVersion === undefined ? {} : { expectVersion })
+    const actor = actorOf(request)
+    const updated = await enrollments.update(request.params.id, request.body, expectVersion === undefined ? { actor } : { expectVersion, actor })
     reply.header('etag', `"${updated._version}"`)
     return updated
   })
@@ -56,7 +58,7 @@ export const enrollmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { tags, summary: 'Delete an enrollment', params, querystring: noQuery, response: { 200: Deleted, ...errorResponses(400, 401, 403, 404, 503) } },
   }, async (request) => {
     const { id } = request.params
-    await enrollments.remove(id)
+    await enrollments.remove(id, { actor: actorOf(request) })
     return { id, message: `${id} deleted` }
   })
 

@@ -5,6 +5,7 @@ import { principalOf } from '../../auth/plugin.js'
 import type { Policy } from '../../auth/permissions.js'
 import type { Principal } from '../../auth/principal.js'
 import { RecordNotFound, RestoreConflict, ValidationFailed, isAppError } from '../../errors.js'
+import { actorOf } from '../../http/actor.js'
 import { restoredEvent } from '../../history/events.js'
 import { HistoryReader } from '../../history/reader.js'
 import type { RecordAccess } from '../../privacy/record-access.js'
@@ -107,7 +108,7 @@ export function historyRoutes(app: App, context: HistoryRouteContext): void {
     access.assertCanGrant(principal, current, body)
     await guard?.check(principal, current, { ...current, ...body })
     const expectVersion = versionFrom(request.headers['if-match'])
-    const options = { correctKey: isAdmin(principal), restoredFrom: version, ...(expectVersion === undefined ? {} : { expectVersion }) }
+    const options = { actor: actorOf(request), correctKey: isAdmin(principal), restoredFrom: version, ...(expectVersion === undefined ? {} : { expectVersion }) }
     let restored: ApiRecord
     try {
       restored = writer ? await writer.update(principal, current, body, options) : await records.update(id, body, options)

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { keyRoutes } from '../../auth/api-keys/service.js'
 import { allow, isPermission, permissions, type Permission, type Policy } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
+import { actorOf } from '../../http/actor.js'
 import type { Principal } from '../../auth/principal.js'
 import { RecordAccess } from '../../privacy/record-access.js'
 import { isAdmin } from '../../privacy/relations.js'
@@ -176,7 +177,7 @@ function resourceRoutes(app: App, resource: Resource, options: RecordRouteOption
     const { body } = request
     access.assertCanGrant(principalOf(request), body)
     await guard?.check(principalOf(request), undefined, body)
-    const created = await records.create(resource.polymorphic ? String(body.type) : resource.classes[0]!, body)
+    const created = await records.create(resource.polymorphic ? String(body.type) : resource.classes[0]!, body, { actor: actorOf(request) })
     reply.code(201).header('location', `${path}/${encodeURIComponent(created._id)}`)
     withVersion(reply, created)
     return resource.polymorphic ? { id: created._id, message: `${created._id} created` } : created
@@ -202,7 +203,7 @@ function resourceRoutes(app: App, resource: Resource, options: RecordRouteOption
     access.assertCanGrant(principal, current, body)
     await guard?.check(principal, current, { ...current, ...body })
     const expectVersion = versionFrom(request.headers['if-match'])
-    const versioned = { correctKey: isAdmin(principal), ...(expectVersion === undefined ? {} : { expectVersion }) }
+    const versioned = { actor: actorOf(request), correctKey: isAdmin(principal), ...(expectVersion === undefined ? {} : { expectVersion }) }
     const updated = writer ? await writer.update(principal, current, body, versioned) : await records.update(id, body, versioned)
     return withVersion(reply, await students.redactOne(principal, updated))
   })
@@ -218,8 +219,9 @@ function resourceRoutes(app: App, resource: Resource, options: RecordRouteOption
     const current = await visible(request, id)
     access.assertCanGrant(principalOf(request), current)
     await guard?.check(principalOf(request), current, undefined)
-    if (writer) await writer.remove(principalOf(request), current)
-    else await records.remove(id)
+    const by = { actor: actorOf(request) }
+    if (writer) await writer.remove(principalOf(request), current, by)
+    else await records.remove(id, by)
     return { id, message: `${id} deleted` }
   })
 

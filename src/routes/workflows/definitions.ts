@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
+import { actorOf } from '../../http/actor.js'
 import type { DefinitionInput } from '../../workflows/types.js'
 import type { WorkflowDomainKey } from '../../workflows/registry.js'
 import { idPattern } from '../../schema/typebox.js'
@@ -49,7 +50,7 @@ export function workflowEngineRoutes(app: App, answers: ReturnType<typeof workfl
       response: { 201: answers.Definition, ...errorResponses(400, 401, 403, 409, 413) },
     },
   }, async (request, reply) => {
-    const created = await workflows.catalog.createDefinition(principalOf(request), request.body)
+    const created = await workflows.catalog.createDefinition(principalOf(request), actorOf(request), request.body)
     reply.code(201).header('location', `/api/workflows/${encodeURIComponent(created._id)}`)
     return created
   })
@@ -61,7 +62,7 @@ export function workflowEngineRoutes(app: App, answers: ReturnType<typeof workfl
       description: 'Admins only. The definition itself never changes: the answer is a new version, which submissions from now on use; instances keep the version they started with.',
       response: { 200: answers.Definition, ...errorResponses(400, 401, 403, 404, 409, 413) },
     },
-  }, async (request) => workflows.catalog.updateDefinition(principalOf(request), request.params.id, request.body))
+  }, async (request) => workflows.catalog.updateDefinition(principalOf(request), actorOf(request), request.params.id, request.body))
 
   app.get('/api/workflows/instances', {
     config: { policy: allow.signedIn },

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import { allow } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
 import { ValidationFailed } from '../../errors.js'
+import { actorOf } from '../../http/actor.js'
 import { registry, type DomainSpec, type WorkflowDomainKey } from '../../workflows/registry.js'
 import type { EntityView } from '../../workflows/types.js'
 import { Deleted, noQuery, pageOf, paging, recordBody } from '../shared.js'
@@ -96,7 +97,7 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
       },
     }, async (request, reply) => {
       const principal = principalOf(request)
-      const created = await workflows.create(domain, principal, request.body)
+      const created = await workflows.create(domain, principal, actorOf(request), request.body)
       reply.code(201).header('location', `${base}/${encodeURIComponent(created._id)}`)
       // Created in review (major plans): answered with its instance, as a read would.
       return crud.submit ? created : workflows.get(domain, principal, created._id)
@@ -122,7 +123,7 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
         body: recordBody(schemas.update),
         response: { 200: recordRef, ...errorResponses(400, 401, 403, 404, 409, 413) },
       },
-    }, async (request) => workflows.update(domain, principalOf(request), request.params.id, request.body))
+    }, async (request) => workflows.update(domain, principalOf(request), actorOf(request), request.params.id, request.body))
   }
 
   if (crud.delete) {
@@ -134,7 +135,7 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
       },
     }, async (request) => {
       const { id } = request.params
-      await workflows.remove(domain, principalOf(request), id)
+      await workflows.remove(domain, principalOf(request), actorOf(request), id)
       return { id, message: `${id} deleted` }
     })
   }
@@ -148,7 +149,7 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
         params, querystring: noQuery, body: NoBody, response: decided,
       },
       preValidation: emptyBody,
-    }, async (request) => workflows.submit(domain, principalOf(request), request.params.id))
+    }, async (request) => workflows.submit(domain, principalOf(request), actorOf(request), request.params.id))
   }
 
   app.post(`${base}/:id/withdraw`, {
@@ -158,7 +159,7 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
       params, querystring: noQuery, body: WithdrawBody, response: decided,
     },
     preValidation: emptyBody,
-  }, async (request) => workflows.withdraw(domain, principalOf(request), request.params.id, request.body))
+  }, async (request) => workflows.withdraw(domain, principalOf(request), actorOf(request), request.params.id, request.body))
 
   app.get(`${base}/:id/history`, {
     config: { policy },
@@ -193,7 +194,7 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
         config: { policy },
         schema: { tags, summary: `${summary} a ${noun}`, description: decisionHelp, params, querystring: noQuery, body, response: decided },
         preValidation: emptyBody,
-      }, async (request) => workflows.decide(domain, principalOf(request), request.params.id, { decision, ...request.body }))
+      }, async (request) => workflows.decide(domain, principalOf(request), actorOf(request), request.params.id, { decision, ...request.body }))
     }
     app.post(`${base}/:id/delegate`, {
       config: { policy },
@@ -201,7 +202,7 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
         tags, summary: `Hand one's decision on a ${noun} to someone else`, params, querystring: noQuery, body: delegateBody(app.schema), response: decided,
         description: `The delegate decides on the delegator's behalf; they cannot delegate further, and the delegator no longer decides. ${who}`,
       },
-    }, async (request) => workflows.delegate(domain, principalOf(request), request.params.id, request.body))
+    }, async (request) => workflows.delegate(domain, principalOf(request), actorOf(request), request.params.id, request.body))
   } else {
     app.post(`${base}/:id/decision`, {
       config: { policy },
@@ -214,11 +215,11 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
       if (decision === 'delegate') {
         if (to === undefined) throw new ValidationFailed("Invalid body: 'delegate_to' is required with decision delegate")
         if (rest.override !== undefined) throw new ValidationFailed("Invalid body: 'override' does not go with decision delegate")
-        return workflows.delegate(domain, principalOf(request), request.params.id, { to, ...rest })
+        return workflows.delegate(domain, principalOf(request), actorOf(request), request.params.id, { to, ...rest })
       }
       if (to !== undefined) throw new ValidationFailed(`Invalid body: 'delegate_to' goes only with decision delegate, not ${decision}`)
       if (decision === 'request_revision' && !rest.comment) throw new ValidationFailed("Invalid body: 'comment' is required with decision request_revision: say what to revise")
-      return workflows.decide(domain, principalOf(request), request.params.id, { decision, ...rest })
+      return workflows.decide(domain, principalOf(request), actorOf(request), request.params.id, { decision, ...rest })
     })
   }
 

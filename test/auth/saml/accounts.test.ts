@@ -2,6 +2,7 @@ import t from 'tap'
 import { buildTestApp } from '../../helpers/app.js'
 import { expectAccepted, frontendRedirect, harness, newIdp, postCallback, startLogin } from './flow.js'
 import type { Attribute, Person } from './idp.js'
+import { testActor } from '../../helpers/actor.js'
 
 // Who a sign-in makes you: the spec's role mapping, admins kept, accounts keyed by NetID, attributes
 // by OID or friendly name, and a safe returnTo.
@@ -40,14 +41,14 @@ t.test('admin is never assigned by SAML, and an existing admin stays admin on re
   ]
   t.equal((await signIn({ attributes })).me.role, 'user', 'role and affiliation "admin" give user')
 
-  await h.app.records.create('User', { email: 'boss@dept.edu', role: 'admin', campus_id: 'boss' }, { key: 'boss' })
+  await h.app.records.create('User', { email: 'boss@dept.edu', role: 'admin', campus_id: 'boss' }, { actor: testActor, key: 'boss' })
   const { me, user } = await signIn({ netid: 'boss', affiliation: ['staff'] })
   t.equal(user.id, 'User/boss', 'the existing record, found by NetID')
   t.equal(me.role, 'admin', 'admin kept')
   t.ok(me.permissions.includes('manage_jobs'))
 
   t.equal((await signIn({ netid: 'alice', affiliation: ['student'] })).me.role, 'student')
-  await h.app.users.setRole((await h.app.users.byCampusId('alice'))!, 'admin')
+  await h.app.users.setRole((await h.app.users.byCampusId('alice'))!, 'admin', testActor)
   t.equal((await signIn({ netid: 'alice', affiliation: ['student'] })).me.role, 'admin', 'made admin later, still admin after signing in')
   t.equal((await signIn({ netid: 'alice', affiliation: ['faculty'] })).me.role, 'admin')
 })

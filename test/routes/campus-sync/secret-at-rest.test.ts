@@ -8,6 +8,7 @@ import t, { type Test } from 'tap'
 import { buildTestApp, type TestApp } from '../../helpers/app.js'
 import { provider } from '../../campus-sync/support.js'
 import { accepted, admin, finished, restSource } from './support.js'
+import { testActor } from '../../helpers/actor.js'
 
 const secret = 's3cret'
 
@@ -61,7 +62,7 @@ t.test('a secret stored in clear by an earlier version is sealed at start-up and
   await first.app.records.create('SyncConfig', {
     name: 'campus', source_type: 'oneroster-rest', url: p.url, token_url: `${p.url}/token`, client_id: 'cid', client_secret: secret,
     terms: [], delete_policy: 'deactivate', max_deactivate_percent: 10,
-  }, { key: 'campus' })
+  }, { actor: testActor, key: 'campus' })
   const dataDir = first.config.dataDir
   await first.app.close()
 

@@ -7,6 +7,7 @@ import { listen, send } from '../../auth/support.js'
 import { fixtureServer, sendJson } from '../../helpers/fixture-server.js'
 import { buildTestApp } from '../../helpers/app.js'
 import { accepted, admin, finished } from '../campus-sync/support.js'
+import { testActor } from '../../helpers/actor.js'
 
 const ada = 'ada@dept.example.edu'
 const bob = 'bob@dept.example.edu'
@@ -41,8 +42,8 @@ async function setup(t: Test) {
   const api = await openalex(t)
   const built = await buildTestApp(t, { OPENALEX_URL: api.url })
   const { records } = built.app
-  const adaRecord = await records.create('Faculty', { first_name: 'Ada', last_name: 'Author', email: ada, bibliography_source_id: 'A1' })
-  const bobRecord = await records.create('Faculty', { first_name: 'Bob', last_name: 'Builder', email: bob, bibliography_source_id: 'A2' })
+  const adaRecord = await records.create('Faculty', { first_name: 'Ada', last_name: 'Author', email: ada, bibliography_source_id: 'A1' }, { actor: testActor })
+  const bobRecord = await records.create('Faculty', { first_name: 'Bob', last_name: 'Builder', email: bob, bibliography_source_id: 'A2' }, { actor: testActor })
   return { ...built, api, adaRecord, bobRecord, ops: built.as(admin, 'admin') }
 }
 
