@@ -7,12 +7,11 @@ import { smtpServer } from './smtp.js'
 import { testActor } from '../helpers/actor.js'
 
 /**
- * The suite runs 600 approvers (past one batch of 500); DIGEST_BENCH=1 runs the benchmark's 2,000 and holds
- * the run to its 30 s bound, which only a machine not also running the rest of the suite can be held to.
+ * The suite runs 600 approvers (past one batch of 500) and counts reads, not time: how fast a digest goes
+ * is for npm run bench:notify to say (its 30 s target for 2,000 approvers, docs/notifications.md), since a
+ * bound here fails whenever the machine is busy with other suites.
  */
-const bench = Boolean(process.env.DIGEST_BENCH)
-const approvers = Number(process.env.DIGEST_SCALE_APPROVERS ?? (bench ? 2000 : 600))
-const boundMs = 30_000
+const approvers = Number(process.env.DIGEST_SCALE_APPROVERS ?? 600)
 
 /** Counts the reads each collection of the store answers from now on. */
 function countReads(store: Store): Map<string, number> {
@@ -55,7 +54,6 @@ t.test(`a daily digest for ${approvers} approvers reads in batches, not once per
   t.comment(`digest of ${approvers + 1} approvers: ${ran} ms; reads ${JSON.stringify(Object.fromEntries(counter))} (store: ${app.store.kind})`)
   // Background work (the search index's refresh) reads a few times too; one read per person would be hundreds.
   t.ok(most <= 10 + 2 * Math.ceil(approvers / 500), `at most ${most} reads of any collection: a few per 500 people`)
-  if (bench) t.ok(ran < boundMs, `within ${boundMs / 1000} s (${ran} ms)`)
   const mails = await smtp.waitFor(approvers + 1)
   t.equal(new Set(mails.map((m) => m.to.join())).size, approvers + 1, 'to as many people')
   t.match(mails.find((m) => m.to[0] === 'f7@dept.edu')?.text, /- Thesis 7: advisor stage/, 'each listing their own')
