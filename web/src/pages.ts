@@ -3,6 +3,20 @@ import type { ComponentType } from 'react'
 /** The API's roles (the user's `role` in GET /api/auth/me). */
 type Role = 'admin' | 'faculty' | 'staff' | 'student' | 'user'
 
+/**
+ * The navigation's groups, in order: one's own work, the department's catalog, one's account. The
+ * shell shows each group with its name, so a long navigation (an admin's) reads as three short ones.
+ */
+export const navGroups = [
+  { key: 'work', label: 'Your work' },
+  { key: 'department', label: 'Department' },
+  { key: 'account', label: 'Account' },
+] as const
+export type NavGroup = (typeof navGroups)[number]['key']
+
+/** Everyone but students: a student is never asked to decide (the server refuses them as delegates too). */
+const approvers: readonly Role[] = ['faculty', 'staff', 'admin', 'user']
+
 export interface Page {
   /** The route's path, with react-router's `:param`s. */
   readonly path: string
@@ -11,6 +25,7 @@ export interface Page {
   /** Its entry in the main navigation, for the roles listed (everyone when none are). */
   readonly nav?: {
     readonly label: string
+    readonly group: NavGroup
     readonly roles?: readonly Role[]
     /** Shows the caller's unread notifications beside the label. */
     readonly unread?: true
@@ -18,31 +33,32 @@ export interface Page {
 }
 
 /**
- * Every page behind the shell (DESIGN 6.8), in navigation order. The shell's navigation shows a page to
- * the roles it names; the server still decides every access, so a hidden link hides nothing.
+ * Every page behind the shell (docs/web.md), in navigation order within each group. The shell's
+ * navigation shows a page to the roles it names; the server still decides every access, so a hidden
+ * link hides nothing.
  */
 export const pages: readonly Page[] = [
   // Everyone's
-  { path: '/dashboard', load: () => import('./pages/dashboard'), nav: { label: 'Dashboard' } },
-  { path: '/approvals', load: () => import('./pages/approvals'), nav: { label: 'Approvals' } },
+  { path: '/dashboard', load: () => import('./pages/dashboard'), nav: { label: 'Dashboard', group: 'work' } },
+  { path: '/approvals', load: () => import('./pages/approvals'), nav: { label: 'Approvals', group: 'work', roles: approvers } },
   { path: '/approvals/:domain/:id', load: () => import('./pages/approval') },
-  { path: '/notifications', load: () => import('./pages/notifications/index'), nav: { label: 'Notifications', unread: true } },
+  { path: '/notifications', load: () => import('./pages/notifications/index'), nav: { label: 'Notifications', group: 'work', unread: true } },
   { path: '/students/:id/progress', load: () => import('./pages/progress') },
   // The catalog, search, profile and advisees
-  { path: '/people', load: () => import('./pages/catalog/people'), nav: { label: 'People' } },
+  { path: '/people', load: () => import('./pages/catalog/people'), nav: { label: 'People', group: 'department' } },
   { path: '/people/:id', load: () => import('./pages/catalog/person') },
-  { path: '/courses', load: () => import('./pages/catalog/courses'), nav: { label: 'Courses' } },
+  { path: '/courses', load: () => import('./pages/catalog/courses'), nav: { label: 'Courses', group: 'department' } },
   { path: '/courses/:id', load: () => import('./pages/catalog/course') },
-  { path: '/labs', load: () => import('./pages/catalog/labs'), nav: { label: 'Labs' } },
-  { path: '/publications', load: () => import('./pages/catalog/publications'), nav: { label: 'Publications' } },
-  { path: '/search', load: () => import('./pages/catalog/search'), nav: { label: 'Search' } },
-  { path: '/profile', load: () => import('./pages/catalog/profile'), nav: { label: 'Profile' } },
-  { path: '/advisees', load: () => import('./pages/catalog/advisees'), nav: { label: 'Advisees', roles: ['faculty', 'admin'] } },
+  { path: '/labs', load: () => import('./pages/catalog/labs'), nav: { label: 'Labs', group: 'department' } },
+  { path: '/publications', load: () => import('./pages/catalog/publications'), nav: { label: 'Publications', group: 'department' } },
+  { path: '/search', load: () => import('./pages/catalog/search'), nav: { label: 'Search', group: 'department' } },
+  { path: '/profile', load: () => import('./pages/catalog/profile'), nav: { label: 'Profile', group: 'account' } },
+  { path: '/advisees', load: () => import('./pages/catalog/advisees'), nav: { label: 'Advisees', group: 'work', roles: ['faculty', 'admin'] } },
 
   // Students' own work
   { path: '/students/:id/transcript', load: () => import('./pages/student/transcript') },
   { path: '/students/:id/plans', load: () => import('./pages/student/plans') },
-  { path: '/requests', load: () => import('./pages/student/requests'), nav: { label: 'My requests' } },
+  { path: '/requests', load: () => import('./pages/student/requests'), nav: { label: 'My requests', group: 'work' } },
 
   // Admins' records
   { path: '/admin/records', load: () => import('./pages/records/index') },
@@ -51,7 +67,7 @@ export const pages: readonly Page[] = [
   { path: '/admin/records/:class/:id', load: () => import('./pages/records/form') },
 
   // Admins' operations
-  { path: '/admin', load: () => import('./pages/admin/index'), nav: { label: 'Administration', roles: ['admin'] } },
+  { path: '/admin', load: () => import('./pages/admin/index'), nav: { label: 'Administration', group: 'work', roles: ['admin'] } },
   { path: '/admin/users', load: () => import('./pages/admin/users') },
   { path: '/admin/groups', load: () => import('./pages/admin/groups') },
   { path: '/admin/jobs', load: () => import('./pages/admin/jobs') },
@@ -61,5 +77,5 @@ export const pages: readonly Page[] = [
   { path: '/admin/trash', load: () => import('./pages/history/trash') },
   { path: '/admin/backups', load: () => import('./pages/admin/backups') },
 
-  { path: '/settings/api-keys', load: () => import('./pages/api-keys'), nav: { label: 'API keys' } },
+  { path: '/settings/api-keys', load: () => import('./pages/api-keys'), nav: { label: 'API keys', group: 'account' } },
 ]
