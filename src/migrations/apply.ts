@@ -9,7 +9,8 @@ import type { RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
 import { SchemaError } from '../schema/index.js'
 import type { Doc, Store } from '../store/port.js'
-import { applyOperation, classesOf, Operation } from './operations.js'
+import { assertClassOperations, deleteRecord, moveRecord, type ClassWriter } from './classes.js'
+import { applyOperations, classIn, classesOf, mapProperties, Operation, type Models, type State } from './operations.js'
 import { schemaStateCollection } from './state.js'
 
 /** One file of `schema/migrations`: `NNNN-<name>.json`, applied once, in the order of the names. */
@@ -70,9 +71,9 @@ function asServed(doc: Doc): Record<string, unknown> {
 }
 
 /** Records of the classes the migrations change, a batch at a time. */
-async function* affected(store: Store, was: CompiledSchema, migrations: readonly Migration[]): AsyncIterable<Doc[]> {
-  const classes = new Set(migrations.flatMap((m) => m.operations.flatMap((op) => classesOf(op, was.model))))
-  const collections = new Set([...classes].map((name) => was.class(name)!.metadata.collection!))
+async function* affected(store: Store, models: Models, migrations: readonly Migration[]): AsyncIterable<Doc[]> {
+  const classes = new Set(migrations.flatMap((m) => m.operations.flatMap((op) => classesOf(op, models))))
+  const collections = new Set([...classes].map((name) => classIn(models, name)!.metadata.collection!))
   for (const collection of collections) {
     let after = ''
     for (;;) {
@@ -83,6 +84,31 @@ async function* affected(store: Store, was: CompiledSchema, migrations: readonly
       after = docs[docs.length - 1]!._id
     }
   }
+}
+
+/**
+ * Whether the stored schema already refused the record (one a writer outside the record service keeps
+ * with fields of its own, say): not a migration's to mend, so it neither checks nor rewrites it.
+ */
+function refusedAsStored(was: CompiledSchema, doc: Doc): boolean {
+  const type = String(doc.type)
+  return was.class(type) !== undefined && was.validators.problem(type, 'record', asServed(doc)) !== undefined
+}
+
+function modelsOf(was: CompiledSchema, is: CompiledSchema): Models {
+  return { was: was.model, is: is.model }
+}
+
+/** The first reference the record still holds to a record of a deleted class, as a complaint. */
+function danglingReference(record: State, models: Models, deleted: ReadonlySet<string>): string | undefined {
+  let found: string | undefined
+  mapProperties(record, classIn(models, String(record.type)), models, (prop, value) => {
+    if (!found && prop.target.kind === 'reference' && typeof value === 'string' && deleted.has(value.slice(0, value.indexOf('/')))) {
+      found = `'${prop.name}' still refers to ${value}, whose class delete_class removes`
+    }
+    return value
+  })
+  return found
 }
 
 /** A migration refused whole: after it some records would be invalid under the files' schema. */
@@ -96,17 +122,20 @@ export class MigrationRefused extends SchemaEvolutionError {
  * already refused is not theirs to mend and is left out. Returns how many records they change.
  */
 export async function checkMigrations(store: Store, was: CompiledSchema, is: CompiledSchema, migrations: readonly Migration[]): Promise<number> {
+  const models = modelsOf(was, is)
+  for (const m of migrations) assertClassOperations(m.name, m.operations, models)
+  const deleted = new Set(migrations.flatMap((m) => m.operations.flatMap((op) => (op.op === 'delete_class' ? [op.class] : []))))
+  const operations = migrations.flatMap((m) => m.operations)
   let changed = 0
   const broken: string[] = []
   let problem = ''
-  for await (const docs of affected(store, was, migrations)) {
+  for await (const docs of affected(store, models, migrations)) {
     for (const doc of docs) {
       const before = asServed(doc)
-      let record = before
-      for (const m of migrations) for (const op of m.operations) record = applyOperation(record, op, was.model)
+      const record = applyOperations(before, operations, models)
       if (record !== before) changed++
-      if (was.validators.problem(String(doc.type), 'record', before)) continue
-      const complaint = is.class(String(record.type)) ? is.validators.problem(String(record.type), 'record', record) : `the class ${String(record.type)} is gone`
+      if (record === null || refusedAsStored(was, doc)) continue
+      const complaint = is.class(String(record.type)) ? is.validators.problem(String(record.type), 'record', record) ?? danglingReference(record, models, deleted) : `the class ${String(record.type)} is gone`
       if (complaint) {
         if (!broken.length) problem = complaint
         broken.push(doc._id)
@@ -122,18 +151,27 @@ export async function checkMigrations(store: Store, was: CompiledSchema, is: Com
 /**
  * Applies the migrations in order, each record through the record service (its revision by
  * `migration:<name>`), a batch at a time, with progress stored. Every operation changes only what is
- * still as before it, so a run cut short and started again applies nothing twice.
+ * still as before it, so a run cut short and started again applies nothing twice. A record of a renamed
+ * or deleted class, which the record service (of the files' schema) no longer knows, is moved or
+ * deleted with its revision here (classes.ts).
  */
-export async function applyMigrations(store: Store, records: RecordService, was: CompiledSchema, migrations: readonly Migration[], progress?: (name: string, done: number) => void): Promise<void> {
+export async function applyMigrations(store: Store, records: RecordService, was: CompiledSchema, is: CompiledSchema, migrations: readonly Migration[], progress?: (name: string, done: number) => void): Promise<void> {
   const state = store.collection<MigrationsState>(schemaStateCollection)
+  const models = modelsOf(was, is)
   for (const migration of migrations) {
     const actor: Actor = { id: `migration:${migration.name}`, name: `Migration ${migration.name}`, via: 'schema:migrate' }
+    const writer: ClassWriter = { store, history: records.history, is, models, actor, now: () => new Date() }
+    const transform = (record: State) => applyOperations(record, migration.operations, models)
     let done = 0
-    for await (const docs of affected(store, was, [migration])) {
+    for await (const docs of affected(store, models, [migration])) {
+      const kept = docs.filter((doc) => is.class(String(doc.type)) && !refusedAsStored(was, doc))
+      await records.rewriteMany(kept, (record) => transform(record) ?? record, { actor })
       for (const doc of docs) {
-        await records.rewrite(doc._id, (record) => migration.operations.reduce((r, op) => applyOperation(r, op, was.model), record), { actor })
-        done++
+        if (is.class(String(doc.type))) continue
+        if (transform(asServed(doc)) === null) await deleteRecord(writer, doc)
+        else await moveRecord(writer, doc, (record) => transform(record))
       }
+      done += docs.length
       await state.upsertOne({ _id: migrationsId }, { _id: migrationsId, running: { name: migration.name, done, total: done } })
       progress?.(migration.name, done)
     }

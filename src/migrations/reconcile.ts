@@ -74,7 +74,7 @@ export async function evolveSchema(store: Store, schema: CompiledSchema, records
       if (!still.length) return
       await checkMigrations(store, was, schema, still)
       await options.backup?.(was)
-      await applyMigrations(store, records, was, still, options.progress)
+      await applyMigrations(store, records, was, schema, still, options.progress)
     })
   }
   const plan = await planSchema(store, schema)

@@ -3,7 +3,7 @@ import type { RecordTypes } from '../schema/generated/records.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 import { keyFields, makeKey } from '../schema/keys.js'
 import { idKeyPattern } from '../schema/typebox.js'
-import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type Frozen, type Store } from '../store/port.js'
+import { DuplicateKeyError, type BatchWrite, type Collection, type Doc, type Filter, type FindOptions, type Frozen, type Store, type Update } from '../store/port.js'
 import type { Actor } from '../actor.js'
 import { diff, type Operation } from '../history/patch.js'
 import { revisionId, type Revision, type RevisionOp } from '../history/revision.js'
@@ -414,6 +414,27 @@ export class RecordService {
   }
 
   /**
+   * A stored record rewritten whole by `transform` (see rewrite): the update and revision that write it,
+   * or null when it is left as it was. Throws ValidationFailed when the result is not a valid record.
+   */
+  private rewriting(cls: ClassDef, current: ApiRecord, transform: (record: Record<string, unknown>) => Record<string, unknown>, by: WriteBy): { update: Update; revision?: Revision } | null {
+    const id = current._id
+    const stored = strip(current)
+    const wanted = transform(stored)
+    if (wanted === stored || !changesContent(patchOf(stored, wanted as Doc))) return null
+    const problem = this.schema.validators.problem(cls.name, 'record', wanted)
+    if (problem) throw new ValidationFailed(`${id}: ${problem}`)
+    const stamp = this.now().toISOString()
+    const next: Doc = { ...wanted, ...derivedFields(cls, wanted), _id: id, _updated_at: stamp, _version: current._version + 1 }
+    const $set: Record<string, unknown> = {}
+    for (const [field, value] of Object.entries(next)) if (field !== '_version' && JSON.stringify(value) !== JSON.stringify(current[field])) $set[field] = value
+    const gone = Object.keys(current).filter((field) => !(field in next) && field !== '_revision')
+    const update = { $set, $inc: { _version: 1 }, ...(gone.length ? { $unset: Object.fromEntries(gone.map((field) => [field, true as const])) } : {}) }
+    if (!this.keepsHistory(cls)) return { update }
+    return { update, revision: this.revision(cls, id, next._version as number, opOf(current, next), patchOf(current, next), stamp, by.actor) }
+  }
+
+  /**
    * Rewrites a stored record whole, as a schema migration does (migrations/apply.ts): `transform` gets
    * the record as stored (without its internal fields) and gives it as the files' schema wants it, or
    * the same object to leave it. The result must be a valid record of its class; it is written as any
@@ -426,20 +447,11 @@ export class RecordService {
     for (let attempt = 0; attempt < updateAttempts; attempt++) {
       const current: ApiRecord | null = await collection.findById(id, { omit: lookupFields })
       if (!current) return false
-      const stored = strip(current)
-      const wanted = transform(stored)
-      if (wanted === stored || !changesContent(patchOf(stored, wanted as Doc))) return false
-      const problem = this.schema.validators.problem(cls.name, 'record', wanted)
-      if (problem) throw new ValidationFailed(`${id}: ${problem}`)
-      const stamp = this.now().toISOString()
-      const next: Doc = { ...wanted, ...derivedFields(cls, wanted), _id: id, _updated_at: stamp, _version: current._version + 1 }
-      const $set: Record<string, unknown> = {}
-      for (const [field, value] of Object.entries(next)) if (field !== '_version' && JSON.stringify(value) !== JSON.stringify(current[field])) $set[field] = value
-      const gone = Object.keys(current).filter((field) => !(field in next) && field !== '_revision')
-      const update = { $set, $inc: { _version: 1 }, ...(gone.length ? { $unset: Object.fromEntries(gone.map((field) => [field, true as const])) } : {}) }
-      const written = this.keepsHistory(cls)
-        ? await this.history.update(collection, current, update, this.revision(cls, id, next._version as number, opOf(current, next), patchOf(current, next), stamp, by.actor))
-        : (await collection.updateOne({ _id: id, _version: current._version }, update)) !== null
+      const write = this.rewriting(cls, current, transform, by)
+      if (!write) return false
+      const written = write.revision
+        ? await this.history.update(collection, current, write.update, write.revision)
+        : (await collection.updateOne({ _id: id, _version: current._version }, write.update)) !== null
       if (written) {
         this.changed(cls, id, 'update')
         return true
@@ -448,6 +460,40 @@ export class RecordService {
     throw new WriteContended(`${id} is being changed by others too often; try again`)
   }
 
+  /**
+   * Rewrites a batch of records as read (`docs`, of one collection), as `rewrite` does each: on a store
+   * with transactions all in one, records and revisions together, which a migration of thousands of
+   * records needs (one flush per batch, not per record); record by record where the store has none, or
+   * where one of them changed since it was read. Returns how many were rewritten.
+   */
+  async rewriteMany(docs: readonly Doc[], transform: (record: Record<string, unknown>) => Record<string, unknown>, by: WriteBy): Promise<number> {
+    if (!this.store.atomically) {
+      let written = 0
+      for (const doc of docs) if (await this.rewrite(doc._id, transform, by)) written++
+      return written
+    }
+    const writes: BatchWrite[] = []
+    const changed: [ClassDef, string][] = []
+    for (const doc of docs) {
+      const cls = this.schema.classOfId(doc._id)
+      if (!cls) throw new RecordNotFound(`${doc._id} not found`)
+      const current = { ...doc } as ApiRecord
+      for (const field of lookupFields) delete current[field]
+      const write = this.rewriting(cls, current, transform, by)
+      if (!write) continue
+      writes.push({ collection: cls.metadata.collection!, update: { _id: doc._id, _version: current._version }, with: write.update })
+      if (write.revision) writes.push({ collection: this.history.revisions.name, insert: write.revision })
+      changed.push([cls, doc._id])
+    }
+    if (!writes.length) return 0
+    if (!(await this.store.atomically(writes))) {
+      let written = 0
+      for (const [, id] of changed) if (await this.rewrite(id, transform, by)) written++
+      return written
+    }
+    for (const [cls, id] of changed) this.changed(cls, id, 'update')
+    return changed.length
+  }
   /** Deletes the record, which no other may reference; kept in the trash where its class keeps history. */
   async remove(id: string, by: WriteBy): Promise<void> {
     const cls = this.schema.classOfId(id)

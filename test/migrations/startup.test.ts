@@ -1,50 +1,12 @@
-import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import t, { type Test } from 'tap'
+import { readdir } from 'node:fs/promises'
+import t from 'tap'
 import { MigrationRefused } from '../../src/migrations/apply.js'
 import { SchemaChangeRefused } from '../../src/migrations/reconcile.js'
 import { revisionsCollection } from '../../src/history/revision.js'
-import { RecordService } from '../../src/records/service.js'
 import { schemaStateCollection, storedSchema, type AppliedChange } from '../../src/migrations/state.js'
-import { generateSampleDepartment } from '../../scripts/sample/index.js'
-import { seedDepartmentInBulk } from '../../scripts/sample/seed-bulk.js'
 import { buildTestApp } from '../helpers/app.js'
 import { tempDir } from '../helpers/temp-dir.js'
-
-type Definition = Record<string, unknown>
-
-/** Adds a property to a class, documented as every property must be. */
-function addProperty(cls: Definition, name: string, type: unknown): void {
-  cls[name] = type
-  const documentation = cls['@documentation'] as { '@properties': Record<string, string> }
-  documentation['@properties'][name] = `The ${name.replace(/_/g, ' ')}`
-}
-
-/** A copy of the schema directory with `edit` applied to its definitions. */
-async function editedSchema(t: Test, edit: (byId: Map<string, Definition>, files: Map<string, Definition[]>) => void): Promise<string> {
-  const dir = await tempDir(t)
-  await cp('schema', dir, { recursive: true })
-  const files = new Map<string, Definition[]>()
-  const byId = new Map<string, Definition>()
-  for (const name of ['people.json', 'academics.json', 'research.json']) {
-    const definitions = JSON.parse(await readFile(join(dir, name), 'utf8')) as Definition[]
-    files.set(name, definitions)
-    for (const definition of definitions) byId.set(String(definition['@id']), definition)
-  }
-  edit(byId, files)
-  for (const [name, definitions] of files) await writeFile(join(dir, name), JSON.stringify(definitions, null, 2))
-  return dir
-}
-
-/** The sample department in a data directory of its own, the service closed again. */
-async function seededDataDir(t: Test): Promise<string> {
-  const dataDir = await tempDir(t)
-  const { app } = await buildTestApp(t, { DATA_DIR: dataDir })
-  // A service of its own, as the seed uses: the app's also checks requirement rules against courses as they arrive.
-  await seedDepartmentInBulk(new RecordService(app.store, app.schema), generateSampleDepartment(1))
-  await app.close()
-  return dataDir
-}
+import { addProperty, editedSchema, migration, seededDataDir, type Definition } from './schema-edits.js'
 
 t.test('a new required property that stored records lack stops start-up, naming the class, the count and examples', async (t) => {
   const dataDir = await seededDataDir(t)
@@ -85,12 +47,6 @@ t.test('compatible changes apply at start-up and are recorded; /api/schemas name
   const again = await as('ada@dept.edu', 'admin')({ method: 'GET', url: '/api/schemas', headers: { 'if-none-match': `"${app.schema.hash}"` } })
   t.equal(again.statusCode, 304, 'a client holding the version is told it is current')
 })
-
-/** Writes a migration file into the schema copy's migrations directory. */
-async function migration(schemaDir: string, name: string, operations: unknown[]): Promise<void> {
-  await mkdir(join(schemaDir, 'migrations'), { recursive: true })
-  await writeFile(join(schemaDir, 'migrations', `${name}.json`), JSON.stringify({ operations }))
-}
 
 t.test('a migration giving the new property a default applies at start-up, after a backup, with a revision for each record', async (t) => {
   const dataDir = await seededDataDir(t)
