@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { Link, useParams } from 'react-router'
 import { api, type PathsWith } from '../api/client'
 import { domainOf, type Domain } from '../lib/inbox'
+import { majorPlanTitle } from '../lib/titles'
 import { Alert, Loading, messageOf, Title, useLoad } from '../ui'
 import { PersonPicker } from './catalog/person-picker'
 import { HistoryPanel } from './history/panel'
@@ -39,11 +40,35 @@ function send(domain: Domain, id: string, decision: Decision, comment: string, d
   return api('post', `${domain.base}/{id}/decision` as DecisionPath, { path: { id }, body })
 }
 
-/** A record field worth showing as text: strings and numbers, not ids' internals. */
-function shown(entity: object): [string, string][] {
+/** A record field worth showing as text: strings and numbers, not ids' internals, nor what is shown by name (`named`). */
+function shown(entity: object, named: readonly string[] = []): [string, string][] {
   return Object.entries(entity)
-    .filter(([name, value]) => !name.startsWith('_') && name !== 'type' && name !== 'instance' && (typeof value === 'string' || typeof value === 'number'))
+    .filter(([name, value]) => !name.startsWith('_') && name !== 'type' && name !== 'instance' && !named.includes(name) && (typeof value === 'string' || typeof value === 'number'))
     .map(([name, value]) => [name.replace(/_/g, ' '), String(value)])
+}
+
+/**
+ * The student's name as the caller may read it: their Person (admins; any graduate student), else
+ * among the caller's advisees (an advisor, whom a major plan's first stage asks); none when neither
+ * answers.
+ */
+async function studentName(id: string): Promise<string | undefined> {
+  const named = (p: { first_name: string; last_name: string }) => `${p.first_name} ${p.last_name}`
+  const person = await api('get', '/api/people/{id}', { path: { id } }).catch(() => null)
+  if (person) return named(person)
+  const advisees = await api('get', '/api/advisees', { query: { limit: 200 } }).catch(() => ({ items: [] }))
+  const advisee = advisees.items.find((a) => a._id === id)
+  return advisee ? named(advisee) : undefined
+}
+
+/** What the service's title of a major plan leaves out (docs/web.md): the plan's name and its student's. */
+async function planAndStudent(entity: { plan: string; student: string }): Promise<{ planName?: string; studentName?: string }> {
+  const [plans, name] = await Promise.all([
+    api('get', '/api/student-plans/{id}', { path: { id: entity.student } }).catch(() => ({ items: [] })),
+    studentName(entity.student),
+  ])
+  const planName = plans.items.find((p) => p._id === entity.plan)?.plan_name
+  return { ...(planName ? { planName } : {}), ...(name ? { studentName: name } : {}) }
 }
 
 export default function Approval() {
@@ -52,6 +77,8 @@ export default function Approval() {
   const id = params.id ?? ''
   const [version, setVersion] = useState(0)
   const entity = useLoad(() => (domain ? api('get', entityPath(domain), { path: { id } }) : Promise.reject(new Error('No such approval domain'))), [domain, id, version])
+  const plan = entity.state === 'ready' && 'plan' in entity.data ? entity.data : null
+  const names = useLoad(() => (plan ? planAndStudent(plan) : Promise.resolve(null)), [plan?.plan, plan?.student])
   const [comment, setComment] = useState('')
   const [delegateTo, setDelegateTo] = useState('')
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null)
@@ -74,7 +101,10 @@ export default function Approval() {
     }
   }
 
-  const title = entity.state === 'ready' && 'title' in entity.data && typeof entity.data.title === 'string' ? entity.data.title : 'Approval'
+  const title = entity.state !== 'ready' ? 'Approval'
+    : 'title' in entity.data && typeof entity.data.title === 'string' ? entity.data.title
+      : plan ? majorPlanTitle(names.state === 'ready' ? names.data?.planName : undefined, names.state === 'ready' ? names.data?.studentName : undefined)
+        : 'Approval'
   return (
     <>
       <Title>{title}</Title>
@@ -85,7 +115,13 @@ export default function Approval() {
         <>
           <dl>
             <dt>Domain</dt><dd>{domain!.label}</dd>
-            {shown(entity.data).map(([name, value]) => <div key={name}><dt>{name}</dt><dd>{value}</dd></div>)}
+            {shown(entity.data, plan ? ['plan', 'student'] : []).map(([name, value]) => <div key={name}><dt>{name}</dt><dd>{value}</dd></div>)}
+            {plan && (
+              <>
+                <div><dt>plan</dt><dd><Link to={`/students/${encodeURIComponent(plan.student)}/plans`}>{(names.state === 'ready' && names.data?.planName) || plan.plan}</Link></dd></div>
+                <div><dt>student</dt><dd><Link to={`/students/${encodeURIComponent(plan.student)}/progress`}>{(names.state === 'ready' && names.data?.studentName) || plan.student}</Link>: degree progress</dd></div>
+              </>
+            )}
             {entity.data.instance && <><dt>Stage</dt><dd>{entity.data.instance.current_stage} (round {entity.data.instance.round}, {entity.data.instance.status})</dd></>}
           </dl>
           <form onSubmit={(event) => { void decide(decisions[0]!, event) }} aria-labelledby="decide">

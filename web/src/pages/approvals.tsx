@@ -1,6 +1,6 @@
-import { useState } from 'react'
-import { Link } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import { domainOf, domains, mergeInbox } from '../lib/inbox'
+import { inboxTitle } from '../lib/titles'
 import { Alert, Loading, Title, useLoad } from '../ui'
 import { fetchQueues } from './queues'
 
@@ -13,35 +13,42 @@ function date(value: string | undefined): string {
 
 export default function Approvals() {
   const inbox = useLoad(async () => mergeInbox(await fetchQueues(pageSize)), [])
-  const [filter, setFilter] = useState('')
+  // The filter is in the address, so the dashboard's counts link to one domain and a link shares it.
+  const [params, setParams] = useSearchParams()
+  const filter = domainOf(params.get('domain') ?? '')?.key ?? ''
+  const choose = (key: string) => setParams(key ? { domain: key } : {}, { replace: true })
+  const rows = inbox.state === 'ready' ? inbox.data.rows.filter((row) => !filter || row.domain === filter) : []
   return (
     <>
       <Title>Approvals</Title>
-      <label htmlFor="domain-filter">Domain</label>{' '}
-      <select id="domain-filter" value={filter} onChange={(event) => setFilter(event.target.value)}>
-        <option value="">All domains</option>
-        {domains.map((d) => <option key={d.key} value={d.key}>{d.label}</option>)}
-      </select>
+      <div className="filters">
+        <label htmlFor="domain-filter">Domain</label>
+        <select id="domain-filter" value={filter} onChange={(event) => choose(event.target.value)}>
+          <option value="">All domains</option>
+          {domains.map((d) => <option key={d.key} value={d.key}>{d.label}</option>)}
+        </select>
+      </div>
       {inbox.state === 'loading' && <Loading />}
       {inbox.state === 'failed' && <Alert>{inbox.error}</Alert>}
       {inbox.state === 'ready' && (
         <>
           {inbox.data.failures.map((f) => <Alert key={f.domain}>{domainOf(f.domain)!.label}: {f.error}</Alert>)}
-          {inbox.data.rows.length === 0 ? <p>Nothing awaits your decision.</p> : (
-            <table>
+          {rows.length === 0 ? <p>{filter ? `No ${domainOf(filter)!.label.toLowerCase()} request awaits your decision.` : 'Nothing awaits your decision.'}</p> : (
+            // Below 40rem each row is a block whose cells carry their column's name (style.css, table.stack).
+            <table className="stack inbox">
               <caption>Requests awaiting your decision</caption>
               <thead>
                 <tr><th scope="col">Domain</th><th scope="col">Title</th><th scope="col">Submitter</th><th scope="col">Stage</th><th scope="col">Submitted</th><th scope="col">Due</th></tr>
               </thead>
               <tbody>
-                {inbox.data.rows.filter((row) => !filter || row.domain === filter).map((row) => (
+                {rows.map((row) => (
                   <tr key={`${row.domain}:${row.id}`} className={row.overdue ? 'overdue' : undefined}>
-                    <td>{domainOf(row.domain)!.label}</td>
-                    <td><Link to={`/approvals/${row.domain}/${encodeURIComponent(row.id)}`}>{row.title}</Link></td>
-                    <td>{row.submitter_name ?? row.submitter}</td>
-                    <td>{row.stage}</td>
-                    <td>{date(row.submitted_at)}</td>
-                    <td>{date(row.due_at)}{row.overdue && <strong> (overdue)</strong>}</td>
+                    <td data-label="Domain">{domainOf(row.domain)!.label}</td>
+                    <td className="title"><Link to={`/approvals/${row.domain}/${encodeURIComponent(row.id)}`}>{inboxTitle(row)}</Link></td>
+                    <td data-label="Submitter">{row.submitter_name ?? row.submitter}</td>
+                    <td data-label="Stage">{row.stage}</td>
+                    <td data-label="Submitted">{date(row.submitted_at)}</td>
+                    <td data-label="Due">{date(row.due_at)}{row.overdue && <strong> (overdue)</strong>}</td>
                   </tr>
                 ))}
               </tbody>
