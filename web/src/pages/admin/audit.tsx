@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { api } from '../../api/client'
 import type { components, operations } from '../../api/schema'
+import { ScrollRegion } from '../../scroll-region'
 import { Alert, Loading, messageOf, Title, useLoad, when } from '../../ui'
 import { Pager } from '../../pager'
 
@@ -83,28 +84,30 @@ export default function Audit() {
         {entries.state === 'failed' && <Alert>{entries.error}</Alert>}
         {entries.state === 'ready' && (entries.data.items.length === 0 ? <p>No entries match.</p> : (
           <>
-            <table>
-              <caption>{entries.data.total} {entries.data.total === 1 ? 'entry' : 'entries'}, newest first</caption>
-              <thead>
-                <tr><th scope="col">#</th><th scope="col">Time</th><th scope="col">User</th><th scope="col">Role</th><th scope="col">Action</th><th scope="col">Resource</th><th scope="col">Record</th><th scope="col">Status</th><th scope="col">Basis</th><th scope="col">Route</th></tr>
-              </thead>
-              <tbody>
-                {entries.data.items.map((entry) => (
-                  <tr key={entry.seq}>
-                    <td>{entry.seq}</td>
-                    <td>{when(entry.timestamp)}</td>
-                    <td>{entry.userId ?? '—'}</td>
-                    <td>{entry.role ?? '—'}</td>
-                    <td>{entry.action}</td>
-                    <td>{entry.resourceType}</td>
-                    <td>{entry.resourceId ?? '—'}</td>
-                    <td>{entry.statusCode}{entry.reason && `: ${entry.reason}`}</td>
-                    <td>{entry.basis ?? '—'}</td>
-                    <td><code>{entry.method} {entry.route}</code></td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <ScrollRegion label={`${entries.data.total} ${entries.data.total === 1 ? 'entry' : 'entries'}, newest first`}>
+              <table>
+                <caption>{entries.data.total} {entries.data.total === 1 ? 'entry' : 'entries'}, newest first</caption>
+                <thead>
+                  <tr><th scope="col">#</th><th scope="col">Time</th><th scope="col">User</th><th scope="col">Role</th><th scope="col">Action</th><th scope="col">Resource</th><th scope="col">Record</th><th scope="col">Status</th><th scope="col">Basis</th><th scope="col">Route</th></tr>
+                </thead>
+                <tbody>
+                  {entries.data.items.map((entry) => (
+                    <tr key={entry.seq}>
+                      <td>{entry.seq}</td>
+                      <td>{when(entry.timestamp)}</td>
+                      <td>{entry.userId ?? '—'}</td>
+                      <td>{entry.role ?? '—'}</td>
+                      <td>{entry.action}</td>
+                      <td>{entry.resourceType}</td>
+                      <td>{entry.resourceId ?? '—'}</td>
+                      <td>{entry.statusCode}{entry.reason && `: ${entry.reason}`}</td>
+                      <td>{entry.basis ?? '—'}</td>
+                      <td><code>{entry.method} {entry.route}</code></td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </ScrollRegion>
             <Pager offset={entries.data.offset} limit={entries.data.limit} total={entries.data.total} go={setOffset} />
           </>
         ))}

@@ -14,7 +14,7 @@ function Verified({ backup }: { backup: Backup }) {
  */
 export function BackupTable({ items, verify, verifying }: { items: readonly Backup[]; verify: (file: string) => void; verifying: string | null }) {
   return (
-    <table className="backups">
+    <table className="backups stack">
       <caption>{items.length === 1 ? '1 backup, newest first' : `${items.length} backups, newest first`}</caption>
       <thead>
         <tr>

@@ -1,6 +1,8 @@
 import { useState } from 'react'
+import { useSearchParams } from 'react-router'
 import { api } from '../../api/client'
 import type { components } from '../../api/schema'
+import { ScrollRegion } from '../../scroll-region'
 import { Alert, Loading, messageOf, Title, when } from '../../ui'
 import { JobBar } from './job-bar'
 import { running, usePolled } from './poll'
@@ -12,26 +14,28 @@ const states = ['waiting', 'active', 'completed', 'failed', 'delayed'] as const 
 
 function Queues({ queues, act }: { queues: readonly Queue[]; act: (name: string, paused: boolean) => void }) {
   return (
-    <table>
-      <caption>Queues</caption>
-      <thead>
-        <tr><th scope="col">Queue</th>{states.map((s) => <th key={s} scope="col">{s}</th>)}<th scope="col">Paused</th><th scope="col">Actions</th></tr>
-      </thead>
-      <tbody>
-        {queues.map((queue) => (
-          <tr key={queue.name}>
-            <th scope="row">{queue.name}</th>
-            {states.map((s) => <td key={s}>{queue.counts[s]}</td>)}
-            <td>{queue.paused ? 'yes' : 'no'}</td>
-            <td>
-              <button type="button" aria-label={`${queue.paused ? 'Resume' : 'Pause'} ${queue.name}`} onClick={() => act(queue.name, queue.paused)}>
-                {queue.paused ? 'Resume' : 'Pause'}
-              </button>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <ScrollRegion label="Queues">
+      <table>
+        <caption>Queues</caption>
+        <thead>
+          <tr><th scope="col">Queue</th>{states.map((s) => <th key={s} scope="col">{s}</th>)}<th scope="col">Paused</th><th scope="col">Actions</th></tr>
+        </thead>
+        <tbody>
+          {queues.map((queue) => (
+            <tr key={queue.name}>
+              <th scope="row">{queue.name}</th>
+              {states.map((s) => <td key={s}>{queue.counts[s]}</td>)}
+              <td>{queue.paused ? 'yes' : 'no'}</td>
+              <td>
+                <button type="button" aria-label={`${queue.paused ? 'Resume' : 'Pause'} ${queue.name}`} onClick={() => act(queue.name, queue.paused)}>
+                  {queue.paused ? 'Resume' : 'Pause'}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
   )
 }
 
@@ -44,9 +48,19 @@ async function loadJobs(queue: string, state: State | '') {
   return { queues, jobs }
 }
 
+const stateOf = (value: string | null): State | '' => (states as readonly string[]).includes(value ?? '') ? value as State : ''
+
 export default function Jobs() {
-  const [queue, setQueue] = useState('')
-  const [state, setState] = useState<State | ''>('')
+  // The filters are in the address, so the dashboard links to the failed jobs and a link shares a view.
+  const [params, setParams] = useSearchParams()
+  const queue = params.get('queue') ?? ''
+  const state = stateOf(params.get('state'))
+  const filter = (name: 'queue' | 'state', value: string) => setParams((current) => {
+    const next = new URLSearchParams(current)
+    if (value) next.set(name, value)
+    else next.delete(name)
+    return next
+  }, { replace: true })
   const [problem, setProblem] = useState<string | null>(null)
   const [loaded, reload] = usePolled(() => loadJobs(queue, state), [queue, state], (data) => data.jobs.items.some(running))
 
@@ -79,12 +93,12 @@ export default function Jobs() {
           <h2>Jobs</h2>
           <div className="filters">
             <label htmlFor="job-queue">Queue</label>
-            <select id="job-queue" value={queue} onChange={(event) => setQueue(event.target.value)}>
+            <select id="job-queue" value={queue} onChange={(event) => filter('queue', event.target.value)}>
               <option value="">Every queue</option>
               {loaded.data.queues.map(({ name }) => <option key={name} value={name}>{name}</option>)}
             </select>
             <label htmlFor="job-state">State</label>
-            <select id="job-state" value={state} onChange={(event) => setState(event.target.value as State | '')}>
+            <select id="job-state" value={state} onChange={(event) => filter('state', event.target.value)}>
               <option value="">Any state</option>
               {states.map((s) => <option key={s} value={s}>{s}</option>)}
             </select>
@@ -99,28 +113,31 @@ export default function Jobs() {
 
 function JobTable({ jobs, retry }: { jobs: { items: Job[]; total: number }; retry: (job: Job) => void }) {
   if (jobs.items.length === 0) return <p>No jobs.</p>
+  const caption = `${jobs.total} ${jobs.total === 1 ? 'job' : 'jobs'}, newest first`
   return (
-    <table>
-      <caption>{jobs.total} {jobs.total === 1 ? 'job' : 'jobs'}, newest first</caption>
-      <thead>
-        <tr><th scope="col">Job</th><th scope="col">Queue</th><th scope="col">Name</th><th scope="col">State</th><th scope="col">Progress</th><th scope="col">Attempts</th><th scope="col">Created</th><th scope="col">Finished</th><th scope="col">Error</th><th scope="col">Actions</th></tr>
-      </thead>
-      <tbody>
-        {jobs.items.map((job) => (
-          <tr key={job.id}>
-            <td><code>{job.id}</code></td>
-            <td>{job.queue}</td>
-            <td>{job.name}</td>
-            <td>{job.state}</td>
-            <td><JobBar job={job} /></td>
-            <td>{job.attempts}</td>
-            <td>{when(job.created_at)}</td>
-            <td>{when(job.finished_at)}</td>
-            <td>{job.error ?? ''}</td>
-            <td>{job.state === 'failed' && <button type="button" aria-label={`Retry job ${job.id}`} onClick={() => retry(job)}>Retry</button>}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <ScrollRegion label={caption}>
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr><th scope="col">Job</th><th scope="col">Queue</th><th scope="col">Name</th><th scope="col">State</th><th scope="col">Progress</th><th scope="col">Attempts</th><th scope="col">Created</th><th scope="col">Finished</th><th scope="col">Error</th><th scope="col">Actions</th></tr>
+        </thead>
+        <tbody>
+          {jobs.items.map((job) => (
+            <tr key={job.id}>
+              <td><code>{job.id}</code></td>
+              <td>{job.queue}</td>
+              <td>{job.name}</td>
+              <td>{job.state}</td>
+              <td><JobBar job={job} /></td>
+              <td>{job.attempts}</td>
+              <td>{when(job.created_at)}</td>
+              <td>{when(job.finished_at)}</td>
+              <td>{job.error ?? ''}</td>
+              <td>{job.state === 'failed' && <button type="button" aria-label={`Retry job ${job.id}`} onClick={() => retry(job)}>Retry</button>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
   )
 }

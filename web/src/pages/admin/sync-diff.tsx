@@ -3,6 +3,8 @@
  * create, update and deactivate). The job route types a result only as an object, so its shape is
  * checked here before it is shown; nothing is derived from it but the rows to list.
  */
+import { ScrollRegion } from '../../scroll-region'
+
 type Fields = Record<string, unknown>
 export interface Change {
   readonly kind: string
@@ -49,23 +51,25 @@ export function changesOf(result: Fields | null): Change[] | null {
 export function SyncDiff({ changes }: { changes: readonly Change[] }) {
   if (changes.length === 0) return <p>A real run would change nothing.</p>
   return (
-    <table>
-      <caption>What a real run would change</caption>
-      <thead>
-        <tr><th scope="col">Kind</th><th scope="col">Change</th><th scope="col">Sourced id</th><th scope="col">Feed row</th><th scope="col">Record</th><th scope="col">Fields</th></tr>
-      </thead>
-      <tbody>
-        {changes.map((c, i) => (
-          <tr key={`${c.kind}:${c.action}:${c.sourcedId}:${i}`}>
-            <td>{c.kind}</td>
-            <td>{c.action}</td>
-            <td>{c.sourcedId}</td>
-            <td>{c.row ?? '—'}</td>
-            <td>{c.record ?? '—'}</td>
-            <td>{c.fields}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <ScrollRegion label="What a real run would change">
+      <table>
+        <caption>What a real run would change</caption>
+        <thead>
+          <tr><th scope="col">Kind</th><th scope="col">Change</th><th scope="col">Sourced id</th><th scope="col">Feed row</th><th scope="col">Record</th><th scope="col">Fields</th></tr>
+        </thead>
+        <tbody>
+          {changes.map((c, i) => (
+            <tr key={`${c.kind}:${c.action}:${c.sourcedId}:${i}`}>
+              <td>{c.kind}</td>
+              <td>{c.action}</td>
+              <td>{c.sourcedId}</td>
+              <td>{c.row ?? '—'}</td>
+              <td>{c.record ?? '—'}</td>
+              <td>{c.fields}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
   )
 }

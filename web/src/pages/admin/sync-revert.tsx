@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { api } from '../../api/client'
 import { revertOpWords, revertReportOf, type RevertReport } from '../../lib/revert'
+import { ScrollRegion } from '../../scroll-region'
 import { Alert, Loading, messageOf, when } from '../../ui'
 import { JobBar } from './job-bar'
 import { running, usePolled } from './poll'
@@ -26,26 +27,32 @@ function Report({ report }: { report: RevertReport }) {
   return (
     <>
       {changes.length > 0 && (
-        <table>
-          <caption>{dryRun ? 'What the revert would change' : 'What the revert changed'}</caption>
-          <thead><tr><th scope="col">Record</th><th scope="col">Becomes</th></tr></thead>
-          <tbody>{changes.map((c) => <tr key={c.id}><td>{c.id}</td><td>{revertOpWords[c.op]}</td></tr>)}</tbody>
-        </table>
+        <ScrollRegion label={dryRun ? 'What the revert would change' : 'What the revert changed'}>
+          <table>
+            <caption>{dryRun ? 'What the revert would change' : 'What the revert changed'}</caption>
+            <thead><tr><th scope="col">Record</th><th scope="col">Becomes</th></tr></thead>
+            <tbody>{changes.map((c) => <tr key={c.id}><td>{c.id}</td><td>{revertOpWords[c.op]}</td></tr>)}</tbody>
+          </table>
+        </ScrollRegion>
       )}
       {reverted > changes.length && <p>{`${reverted - changes.length} more are not listed.`}</p>}
       {conflicts.length > 0 && (
-        <table>
-          <caption>Changed since the run: left as they are</caption>
-          <thead><tr><th scope="col">Record</th><th scope="col">Changed by</th><th scope="col">When</th></tr></thead>
-          <tbody>{conflicts.map((c) => <tr key={c.id}><td>{c.id}</td><td>{c.changedBy}</td><td><time dateTime={c.at}>{when(c.at)}</time></td></tr>)}</tbody>
-        </table>
+        <ScrollRegion label="Changed since the run: left as they are">
+          <table>
+            <caption>Changed since the run: left as they are</caption>
+            <thead><tr><th scope="col">Record</th><th scope="col">Changed by</th><th scope="col">When</th></tr></thead>
+            <tbody>{conflicts.map((c) => <tr key={c.id}><td>{c.id}</td><td>{c.changedBy}</td><td><time dateTime={c.at}>{when(c.at)}</time></td></tr>)}</tbody>
+          </table>
+        </ScrollRegion>
       )}
       {errors.length > 0 && (
-        <table>
-          <caption>Refused</caption>
-          <thead><tr><th scope="col">Record</th><th scope="col">Why</th></tr></thead>
-          <tbody>{errors.map((e) => <tr key={e.id}><td>{e.id}</td><td>{e.message}</td></tr>)}</tbody>
-        </table>
+        <ScrollRegion label="Refused">
+          <table>
+            <caption>Refused</caption>
+            <thead><tr><th scope="col">Record</th><th scope="col">Why</th></tr></thead>
+            <tbody>{errors.map((e) => <tr key={e.id}><td>{e.id}</td><td>{e.message}</td></tr>)}</tbody>
+          </table>
+        </ScrollRegion>
       )}
     </>
   )

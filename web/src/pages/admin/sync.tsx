@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { api } from '../../api/client'
 import type { components } from '../../api/schema'
+import { ScrollRegion } from '../../scroll-region'
 import { Alert, Loading, messageOf, Title, useLoad, when } from '../../ui'
 import { JobBar } from './job-bar'
 import { running, usePolled } from './poll'
@@ -21,15 +22,17 @@ function Terms({ version }: { version: number }) {
       {terms.state === 'loading' && <Loading />}
       {terms.state === 'failed' && <Alert>{terms.error}</Alert>}
       {terms.state === 'ready' && (terms.data.items.length === 0 ? <p>The source has no terms.</p> : (
-        <table>
-          <caption>The source's terms</caption>
-          <thead><tr><th scope="col">Code</th><th scope="col">Title</th><th scope="col">Start</th><th scope="col">End</th><th scope="col">In the source</th><th scope="col">Synced</th></tr></thead>
-          <tbody>
-            {terms.data.items.map((term) => (
-              <tr key={term.code}><td>{term.code}</td><td>{term.title ?? '—'}</td><td>{term.start ?? '—'}</td><td>{term.end ?? '—'}</td><td>{term.in_source ? 'yes' : 'no'}</td><td>{term.synced ? 'yes' : 'no'}</td></tr>
-            ))}
-          </tbody>
-        </table>
+        <ScrollRegion label="The source's terms">
+          <table>
+            <caption>The source's terms</caption>
+            <thead><tr><th scope="col">Code</th><th scope="col">Title</th><th scope="col">Start</th><th scope="col">End</th><th scope="col">In the source</th><th scope="col">Synced</th></tr></thead>
+            <tbody>
+              {terms.data.items.map((term) => (
+                <tr key={term.code}><td>{term.code}</td><td>{term.title ?? '—'}</td><td>{term.start ?? '—'}</td><td>{term.end ?? '—'}</td><td>{term.in_source ? 'yes' : 'no'}</td><td>{term.synced ? 'yes' : 'no'}</td></tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
       ))}
     </section>
   )
@@ -121,27 +124,29 @@ function Runs({ version, revert }: { version: number; revert: (id: string) => vo
       {runs.state === 'loading' && <Loading />}
       {runs.state === 'failed' && <Alert>{runs.error}</Alert>}
       {runs.state === 'ready' && (runs.data.items.length === 0 ? <p>No runs yet.</p> : (
-        <table>
-          <caption>{runs.data.total} {runs.data.total === 1 ? 'run' : 'runs'}, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Kind</th><th scope="col">Term</th><th scope="col">Dry run</th><th scope="col">Status</th><th scope="col">Started</th><th scope="col">Finished</th>
-              <th scope="col">Rows</th><th scope="col">Created</th><th scope="col">Updated</th><th scope="col">Unchanged</th><th scope="col">Deactivated</th><th scope="col">Skipped</th><th scope="col">Errors</th>
-              <th scope="col">Revert</th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.data.items.map((run) => (
-              <tr key={run._id}>
-                <td>{run.kind}</td><td>{run.term ?? 'all'}</td><td>{run.dry_run ? 'yes' : 'no'}</td>
-                <td>{run.status}{run.message && `: ${run.message}`}</td><td>{when(run.started_at)}</td><td>{when(run.finished_at)}</td>
-                <td>{run.rows ?? '—'}</td><td>{run.created}</td><td>{run.updated}</td><td>{run.unchanged}</td><td>{run.deactivated}</td><td>{run.skipped}</td>
-                <td><RunErrors run={run} /></td>
-                <td><RunRevert run={run} revert={revert} /></td>
+        <ScrollRegion label={`${runs.data.total} ${runs.data.total === 1 ? 'run' : 'runs'}, newest first`}>
+          <table>
+            <caption>{runs.data.total} {runs.data.total === 1 ? 'run' : 'runs'}, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Kind</th><th scope="col">Term</th><th scope="col">Dry run</th><th scope="col">Status</th><th scope="col">Started</th><th scope="col">Finished</th>
+                <th scope="col">Rows</th><th scope="col">Created</th><th scope="col">Updated</th><th scope="col">Unchanged</th><th scope="col">Deactivated</th><th scope="col">Skipped</th><th scope="col">Errors</th>
+                <th scope="col">Revert</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {runs.data.items.map((run) => (
+                <tr key={run._id}>
+                  <td>{run.kind}</td><td>{run.term ?? 'all'}</td><td>{run.dry_run ? 'yes' : 'no'}</td>
+                  <td>{run.status}{run.message && `: ${run.message}`}</td><td>{when(run.started_at)}</td><td>{when(run.finished_at)}</td>
+                  <td>{run.rows ?? '—'}</td><td>{run.created}</td><td>{run.updated}</td><td>{run.unchanged}</td><td>{run.deactivated}</td><td>{run.skipped}</td>
+                  <td><RunErrors run={run} /></td>
+                  <td><RunRevert run={run} revert={revert} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
       ))}
     </section>
   )

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { api } from '../../api/client'
 import type { components } from '../../api/schema'
+import { ScrollRegion } from '../../scroll-region'
 import { Alert, Loading, messageOf, Title, useLoad, when } from '../../ui'
 import { Pager } from '../../pager'
 
@@ -87,15 +88,17 @@ export default function Users() {
       {users.state === 'failed' && <Alert>{users.error}</Alert>}
       {users.state === 'ready' && (users.data.items.length === 0 ? <p>No user matches.</p> : (
         <>
-          <table>
-            <caption>{users.data.total} {users.data.total === 1 ? 'user' : 'users'}</caption>
-            <thead>
-              <tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Campus id</th><th scope="col">Last single sign-on</th><th scope="col">Change role</th></tr>
-            </thead>
-            <tbody>
-              {users.data.items.map((user) => <UserRow key={`${user.id}:${user.role}`} user={user} changed={changed} />)}
-            </tbody>
-          </table>
+          <ScrollRegion label={`${users.data.total} ${users.data.total === 1 ? 'user' : 'users'}`}>
+            <table>
+              <caption>{users.data.total} {users.data.total === 1 ? 'user' : 'users'}</caption>
+              <thead>
+                <tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Campus id</th><th scope="col">Last single sign-on</th><th scope="col">Change role</th></tr>
+              </thead>
+              <tbody>
+                {users.data.items.map((user) => <UserRow key={`${user.id}:${user.role}`} user={user} changed={changed} />)}
+              </tbody>
+            </table>
+          </ScrollRegion>
           <Pager offset={users.data.offset} limit={users.data.limit} total={users.data.total} go={(offset) => setQuery({ ...query, offset })} />
         </>
       ))}
