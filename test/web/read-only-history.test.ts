@@ -54,8 +54,8 @@ t.test('a student opens her plan\'s history, renames the plan, and sees the rena
 
   await page.getByRole('button', { name: 'Edit Four years' }).click()
   await page.getByRole('textbox', { name: 'Plan name' }).fill('Four years, revised')
-  await page.getByRole('button', { name: 'Save plan' }).click()
-  await page.getByRole('status').filter({ hasText: /^Saved/ }).waitFor()
+  await page.getByRole('button', { name: 'Save name and degree' }).click()
+  await page.getByRole('status').filter({ hasText: /Name and degree changed\. Saved/ }).waitFor()
 
   // The open panel reads the history again at the plan's new version, under its new name.
   const panel = page.getByRole('region', { name: 'History of Four years, revised' })
