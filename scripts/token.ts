@@ -2,9 +2,9 @@
  * Prints an ID token for a user, signed with the running configuration's key:
  *   npm run token -- <email> [--role admin|faculty|staff|student|user] [--link]
  * The token is the last line of output; with --link, a one-time sign-in link for the web app instead
- * (`{FRONTEND_URL}/auth/saml-callback?token=...`, valid 15 minutes, DESIGN 6.8). With --role, the user gets that role when the token is first
- * used (the server creates the user then if needed); this script never writes to the store, so it is
- * safe to run while the server owns the data directory.
+ * (`{FRONTEND_URL}/auth/saml-callback?token=...`, valid 15 minutes, docs/auth.md, "Getting one"). With
+ * --role, the user gets that role when the token is first used (the server creates the user then if needed);
+ * this script never writes to the store, so it is safe to run while the server owns the data directory.
  */
 import { signInLink } from '../src/auth/custom-token.js'
 import { signingKeys } from '../src/auth/keys.js'

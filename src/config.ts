@@ -173,7 +173,7 @@ export interface Config {
   readonly logLevel: string
 }
 
-/** Email, digests and webhooks (DESIGN 6.7). */
+/** Email, digests and webhooks (docs/notifications.md). */
 export interface NotificationSettings {
   /** Unset: emails are recorded as not sent. */
   readonly smtpUrl?: string

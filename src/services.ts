@@ -62,7 +62,7 @@ export interface Services {
   /** Seals and opens the secrets kept in the store (SECRETS_KEY). */
   readonly secrets: SecretBox
   readonly records: RecordService
-  /** Records' pasts: history pages, `as_of`, versions to restore, the trash (DESIGN 6.9). */
+  /** Records' pasts: history pages, `as_of`, versions to restore, the trash (docs/history.md). */
   readonly history: HistoryReader
   readonly users: UserService
   readonly revocations: Revocations
@@ -71,7 +71,7 @@ export interface Services {
   readonly people: People
   readonly auditLog: AuditLog
   readonly enrollments: Enrollments
-  /** Leaves references to students out of answers for callers who may not see them (DESIGN 6.1). */
+  /** Leaves references to students out of answers for callers who may not see them (docs/privacy.md). */
   readonly studentReferences: StudentReferences
   readonly requirements: DegreeRequirements
   readonly progress: DegreeProgress
@@ -88,11 +88,11 @@ export interface Services {
   /** Not `search`: on the app that name is Fastify's shorthand for SEARCH routes. */
   readonly searchService: SearchService
   readonly workflows: WorkflowService
-  /** Background jobs (DESIGN 6.4): BullMQ with REDIS_URL, else the embedded driver; handlers are registered before the app is ready, which starts the driver. */
+  /** Background jobs (docs/operations.md): BullMQ with REDIS_URL, else the embedded driver; handlers are registered before the app is ready, which starts the driver. */
   readonly jobs: JobDriver
   /** The maintenance queue's jobs, each contributed by its feature; the worker (or the API on the embedded driver) schedules them. */
   readonly maintenance: MaintenanceJobs
-  /** In-app notifications, email and webhooks, fed by the workflow outbox and outcome events (DESIGN 6.7). */
+  /** In-app notifications, email and webhooks, fed by the workflow outbox and outcome events (docs/notifications.md). */
   readonly notifications: Notifications
   /** Where features write their outcome events. */
   readonly outcomes: OutcomeSinks

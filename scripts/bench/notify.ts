@@ -1,9 +1,9 @@
 /**
- * npm run bench:notify: notifications on the embedded defaults (DESIGN 6.7, issue 28), with a local SMTP
- * server and three webhook receivers on loopback. The sample department at scale 10 is seeded, and
- * 2,000 more faculty members are written in, each with a thesis request awaiting them; then the service
- * is started as `npm start` starts it (its own process) and, once its start-up sweep has sent the
- * sample's notices:
+ * npm run bench:notify: notifications on the embedded defaults (docs/notifications.md, issue 28), with a
+ * local SMTP server and three webhook receivers on loopback. The sample department at scale 10 is seeded, and
+ * 2,000 more faculty members are written in, each with a thesis request awaiting them; then the service is
+ * started as `npm start` starts it (its own process) and, once its start-up sweep has sent the sample's
+ * notices:
  * - latency: students submit thesis requests one after another (BENCH_NOTIFY_REQUESTS, default 100) to
  *   advisors who chose immediate email; from each submit's 2xx to the advisor's in-app notification
  *   (polled) and to the email's acceptance by the SMTP server (targets: p95 1 s and 3 s);

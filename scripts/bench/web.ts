@@ -1,5 +1,5 @@
 /**
- * npm run bench:web: the web app's budgets (DESIGN 6.8) in Debian's Chromium on the sample department
+ * npm run bench:web: the web app's budgets (docs/web.md) in Debian's Chromium on the sample department
  * (web-served.ts), signed in as one of its admins:
  * - the JavaScript a first signed-in load of /dashboard fetches with an empty cache, each script's body
  *   gzipped here at zlib's default level and summed (150 KiB);

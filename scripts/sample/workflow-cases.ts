@@ -1,5 +1,5 @@
 /**
- * The sample department's approval workflows in mid-term (DESIGN 6.3): who takes part (the department
+ * The sample department's approval workflows in mid-term (docs/workflows.md): who takes part (the department
  * admins, the fellowship and awards committees) and, for each domain, the requests and where each one
  * stands. Pure and seeded: the same department gives the same cases; workflow-seed.ts plays them
  * through the workflow service.

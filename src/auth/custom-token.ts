@@ -9,7 +9,7 @@ import { requiredClaims } from './tokens.js'
 
 /** Lifetime of a custom token: long enough for a browser redirect, short for a URL that may leak. */
 export const customTokenLifetimeMs = 60_000
-/** Lifetime of a sign-in link's token: a person copies it from a terminal (DESIGN 6.8). */
+/** Lifetime of a sign-in link's token: a person copies it from a terminal (docs/auth.md, "Getting one"). */
 export const signInLinkLifetimeMs = 15 * 60_000
 const clockToleranceMs = 5_000
 const use = 'saml_custom'

@@ -10,7 +10,7 @@ export type Permission = (typeof permissions)[number]
 
 const reads: Permission[] = ['read_people', 'read_courses', 'read_publications', 'read_labs', 'read_resources']
 
-/** What each role holds before groups add to it (DESIGN 5.1). */
+/** What each role holds before groups add to it (docs/auth.md, "Permissions, roles and groups"). */
 export const roleDefaults: Readonly<Record<Role, ReadonlySet<Permission>>> = {
   admin: new Set(permissions),
   faculty: new Set([...reads, 'write_publications']),

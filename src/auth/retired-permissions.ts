@@ -5,7 +5,7 @@ import type { CompiledSchema } from '../schema/index.js'
 
 /**
  * Permissions the service no longer has. `view_audit` opened the audit log to a group's members, where
- * the interface spec has it read by admins only (DESIGN 5.1).
+ * the interface spec has it read by admins only (docs/auth.md, "Permissions, roles and groups").
  */
 export const retiredPermissions: readonly string[] = ['view_audit']
 

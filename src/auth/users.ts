@@ -24,7 +24,7 @@ export function userKeyForNetid(netid: string): string {
 
 const signInAttempts = 3
 
-/** What an administrator's user list asks for (DESIGN 5.1). */
+/** What an administrator's user list asks for (docs/auth.md, "User administration"). */
 export interface UserQuery {
   readonly role?: Role
   /** Words each beginning the email, first, last or display name (case-insensitive). */

@@ -24,7 +24,7 @@ const approvalFields = ['approved_at', 'approval', 'review']
 const voidedFields = { approved_at: null, approval: null, review: null }
 
 /**
- * What the plan's major-plan reviews allow (src/workflows/plan-reviews.ts, DESIGN 6.2): no change
+ * What the plan's major-plan reviews allow (src/workflows/plan-reviews.ts, docs/degree-audit.md): no change
  * while a review is in progress; a change to an approved plan voids the approval.
  */
 export interface PlanReviewGate {
@@ -42,8 +42,8 @@ function refuseApprovalFields(input: Record<string, unknown>): void {
 }
 
 /**
- * Students' academic plans (DESIGN 6.2). Plans are written through the record service (validation and
- * reference checks) and every answer carries the plan's warnings, computed from the catalog and the
+ * Students' academic plans (docs/degree-audit.md). Plans are written through the record service (validation
+ * and reference checks) and every answer carries the plan's warnings, computed from the catalog and the
  * student's enrollments at the time of the answer. Who may call is the routes' business.
  */
 export class StudentPlans {

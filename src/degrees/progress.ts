@@ -33,8 +33,9 @@ const projectedGrade = 'A+'
 const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : [])
 
 /**
- * A student's progress through a degree (DESIGN 6.2): reads the degree's requirements and the student's
- * enrollments and hands them to the audit engine. The caller has already been allowed to see the student.
+ * A student's progress through a degree (docs/degree-audit.md): reads the degree's requirements and the
+ * student's enrollments and hands them to the audit engine. The caller has already been allowed to see the
+ * student.
  */
 export class DegreeProgress {
   private readonly course: ClassDef

@@ -1,6 +1,6 @@
 /**
- * An event of records' history (DESIGN 6.7, 6.9), as history states it; who hears of it (the department
- * admins) is for whoever records it to say.
+ * An event of records' history (docs/notifications.md; docs/history.md), as history states it; who hears of
+ * it (the department admins) is for whoever records it to say.
  */
 export interface HistoryEvent {
   /** Unique per outcome: the revision or run that is the event. */
@@ -14,8 +14,8 @@ export interface HistoryEvent {
 }
 
 /**
- * A restore's event (DESIGN 6.7): thin, as every payload is, with the record's id, type and the versions
- * involved, never its fields. Keyed by the version the restore wrote, so it is written once.
+ * A restore's event (docs/notifications.md): thin, as every payload is, with the record's id, type and the
+ * versions involved, never its fields. Keyed by the version the restore wrote, so it is written once.
  */
 export function restoredEvent(record: { readonly _id: string; readonly type: string; readonly _version: number }, from: number): HistoryEvent {
   return {

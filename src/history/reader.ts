@@ -4,7 +4,7 @@ import { bookkeepingPaths, revisionsCollection, type Revision, type RevisionOp }
 
 type State = Record<string, unknown>
 
-/** One entry of a record's history as the API answers it (DESIGN 6.9). */
+/** One entry of a record's history as the API answers it (docs/history.md). */
 export interface HistoryEntry {
   readonly version: number
   readonly at: string
@@ -53,7 +53,7 @@ function pastOf(id: string, current: Readonly<State> | null): Filter {
   return current && typeof current._version === 'number' ? { record: id, version: { $lte: current._version } } : { record: id }
 }
 
-/** Leaves out of a state of a record what the caller may not see (student references, DESIGN 6.1). */
+/** Leaves out of a state of a record what the caller may not see (student references, docs/privacy.md). */
 export type Redact = (state: State) => Promise<State>
 
 const pageSize = 200

@@ -6,7 +6,7 @@ export const revisionsCollection = 'revisions'
 export type RevisionOp = 'create' | 'update' | 'deactivate' | 'delete'
 
 /**
- * One write of one record (DESIGN 6.9): `_id` is `<record>@<version>`, so writing it again (a replay
+ * One write of one record (docs/history.md): `_id` is `<record>@<version>`, so writing it again (a replay
  * after a crash) changes nothing. The patch goes from the record before to the record after (an empty
  * object on either side for a create or a delete), bookkeeping fields included, so that the record of
  * any version can be rebuilt from the one after it.

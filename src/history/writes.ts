@@ -14,7 +14,7 @@ interface Versioned extends Doc {
 
 /**
  * Writes a record and its revision so that no write is acknowledged without its revision, whatever
- * stops the process between the two (DESIGN 6.9).
+ * stops the process between the two (docs/history.md).
  *
  * Where the store has transactions (the embedded store) both land in one. Where it has none (FerretDB),
  * the record's own write carries its revision in `_revision`, a single-document write being atomic

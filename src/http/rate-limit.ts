@@ -85,10 +85,10 @@ function guardedRedisStore(redis: Redis, namespace: string, log: FastifyBaseLogg
 }
 
 /**
- * The options of `@fastify/rate-limit` for the limits of DESIGN 5.4. Counters live in Redis when a client
- * is given, so the limit holds across instances; if Redis fails, requests are served uncounted (fail
- * open) and the failure is logged. The plugin's reset header (seconds from now) is turned into a Unix
- * time by the gate, and by the refusal's own header on a 429.
+ * The options of `@fastify/rate-limit` for the rate limits (docs/auth.md, "Rate limits"). Counters live in
+ * Redis when a client is given, so the limit holds across instances; if Redis fails, requests are served
+ * uncounted (fail open) and the failure is logged. The plugin's reset header (seconds from now) is turned
+ * into a Unix time by the gate, and by the refusal's own header on a 429.
  */
 export function rateLimitOptions(limits: RateLimits, log: FastifyBaseLogger, redis: Redis | null): RateLimitPluginOptions {
   return {

@@ -56,7 +56,7 @@ async function pages(app: FastifyInstance, { root }: { root: string }) {
 }
 
 /**
- * The web app (DESIGN 6.8) at `/`, from the built directory. A GET under /api that no route claims
+ * The web app (docs/web.md) at `/`, from the built directory. A GET under /api that no route claims
  * still gets the API's JSON 404, counted against the caller's rate limit like any unrouted request.
  */
 export async function webAppPlugin(app: FastifyInstance, { root }: { root: string }) {

@@ -1,6 +1,6 @@
 /**
- * One HTTP exchange with an outside system, bounded in time and size (SECURITY.md H, API7 and API10):
- * only http(s) URLs, redirects never followed implicitly (the caller decides), a deadline covering
+ * One HTTP exchange with an outside system, bounded in time and size (docs/decisions.md, "Calls to outside
+ * systems"): only http(s) URLs, redirects never followed implicitly (the caller decides), a deadline covering
  * connect, headers and body, and a body read no further than its cap.
  */
 

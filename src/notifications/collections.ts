@@ -3,8 +3,8 @@ import type { EventType } from '../domain/notifications/events.js'
 import type { IndexSpec } from '../store/port.js'
 
 /**
- * The notifications' own collections (DESIGN 6.7). Events are the outbox's output; each delivery is a
- * record keyed by its (event, recipient, channel) before anything is sent, which is what makes a
+ * The notifications' own collections (docs/notifications.md). Events are the outbox's output; each delivery
+ * is a record keyed by its (event, recipient, channel) before anything is sent, which is what makes a
  * delivery at most once.
  */
 export const eventsCollection = 'notification_events'
@@ -42,7 +42,7 @@ export interface EventRecord {
   title: string
   /** A path into the web app (`/approvals/thesis/ThesisRequest%2F...`), joined to FRONTEND_URL in emails. */
   link: string
-  /** Thin facts for webhooks (ids, type, stage, round, counts); FERPA rules in DESIGN 6.7. */
+  /** Thin facts for webhooks (ids, type, stage, round, counts); FERPA rules in docs/notifications.md. */
   data: Record<string, unknown>
   /** Who hears of it by in-app and email, resolved from the instance when the event was relayed. */
   recipients: string[]

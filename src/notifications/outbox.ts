@@ -10,7 +10,7 @@ import { eventsCollection, type EventRecord } from './collections.js'
 import { entityLink } from './links.js'
 
 /**
- * Turns workflow history into events (DESIGN 6.7): each new entry of an instance becomes its event
+ * Turns workflow history into events (docs/notifications.md): each new entry of an instance becomes its event
  * records, recipients resolved from the instance and entity as they are now; then the instance's
  * outbox flag is cleared by a write conditional on the version read, so an entry written meanwhile is
  * relayed by the next pass. Writing an event that exists already does nothing.

@@ -35,10 +35,11 @@ function emailClause(person: ClassDef, email: string): Filter {
 }
 
 /**
- * Of the records found, the one a user is (DESIGN 5.1): the one with their campus id, else one whose
- * email equals theirs ignoring case, unless it carries another campus id (an identity provider that
- * sends another person's email must not make the caller that person). Where two records differ only in
- * the case of their email, the one spelled as the user's wins, then the first by id.
+ * Of the records found, the one a user is (docs/auth.md, "Registering the service with your identity
+ * provider"): the one with their campus id, else one whose email equals theirs ignoring case, unless it
+ * carries another campus id (an identity provider that sends another person's email must not make the caller
+ * that person). Where two records differ only in the case of their email, the one spelled as the user's wins,
+ * then the first by id.
  */
 function pick(found: readonly ApiRecord[], keys: LinkKeys): ApiRecord | null {
   if (keys.campusId) {

@@ -11,10 +11,10 @@ export function isAdmin(principal: Principal): boolean {
 export type Relation = 'admin' | 'self' | 'advisor' | 'none'
 
 /**
- * Finds the Person record a caller is (DESIGN 5.1): the one whose campus_id is the caller's campus id,
- * else the one with the caller's email compared without regard to case, unless that record belongs to
- * another campus id (person-link.ts). Looked up afresh on each request, so a Person created, given an
- * email or made an advisor counts on the caller's very next request.
+ * Finds the Person record a caller is (docs/auth.md, "Registering the service with your identity provider"):
+ * the one whose campus_id is the caller's campus id, else the one with the caller's email compared without
+ * regard to case, unless that record belongs to another campus id (person-link.ts). Looked up afresh on each
+ * request, so a Person created, given an email or made an advisor counts on the caller's very next request.
  */
 export class People {
   /**
@@ -28,14 +28,15 @@ export class People {
 
   constructor(private readonly records: RecordService, private readonly schema: CompiledSchema) {}
 
-  /** An API key is no one's Person: it acts for its owner on the catalog, never on their relations (DESIGN 6.1). */
+  /** An API key is no one's Person: it acts for its owner on the catalog, never on their relations (docs/privacy.md). */
   personOf(principal: Principal): Promise<ApiRecord | null> {
     return principal.kind === 'api-key' ? Promise.resolve(null) : this.linkedPerson(principal)
   }
 
   /**
    * The Person a caller writes catalog records as: the user's, or for an API key its owner's (a key acts
-   * for its owner on the catalog, so it may change what its owner authored; DESIGN 6.1, publications).
+   * for its owner on the catalog, so it may change what its owner authored; docs/privacy.md, "Publications:
+   * who may change them").
    */
   linkedPerson(principal: Principal): Promise<ApiRecord | null> {
     let found = this.memo.get(principal)

@@ -13,7 +13,7 @@ export interface Found {
 }
 
 /**
- * Who may see protected student records (DESIGN 6.1): a student's own, their advisors and admins; a
+ * Who may see protected student records (docs/privacy.md): a student's own, their advisors and admins; a
  * section's roster, its instructors and admins. Decided on every request from the current records, so a
  * changed advisor or instructor counts at once. No API key, permission or group widens it.
  */

@@ -12,12 +12,13 @@ type StudentField =
 
 /**
  * References to students inside public records (a lab's `members`, a publication's `dept_authors`, a
- * resource's `contact`): DESIGN 6.1 leaves them out of the answer for a caller who may not see that
- * student, so no public read reveals a student's identifier. Which fields may hold one is read from the
- * schema (every reference whose target class has a concrete class with `visible_to`); which ids are
- * students is read from the id itself (ids carry their class), so no answer costs a look-up per item.
- * A caller who is not an admin sees only the graduate students they are, or advise; working that out
- * costs two reads at most, once per request, and only when an answer names a graduate student.
+ * resource's `contact`) are left out of the answer for a caller who may not see that student, so no public
+ * read reveals a student's identifier (docs/privacy.md, "Students named in public records"). Which fields may
+ * hold one is read from the schema (every reference whose target class has a concrete class with
+ * `visible_to`); which ids are students is read from the id itself (ids carry their class), so no answer
+ * costs a look-up per item. A caller who is not an admin sees only the graduate students they are, or advise;
+ * working that out costs two reads at most, once per request, and only when an answer names a graduate
+ * student.
  */
 export class StudentReferences {
   private readonly visibility = new Map<string, Visibility>()
@@ -87,7 +88,7 @@ export class StudentReferences {
 
   /**
    * The students a caller who is not an admin may see: themselves and those they advise, where the
-   * class allows it. Never any for an API key (DESIGN 6.1: no key widens who sees a student).
+   * class allows it. Never any for an API key (docs/privacy.md: no key widens who sees a student).
    */
   visibleByRelation(principal: Principal): Promise<ReadonlySet<string>> {
     let found = this.memo.get(principal)

@@ -81,7 +81,7 @@ async function currentRecords(deps: RevertDeps, ids: readonly string[]): Promise
 }
 
 /**
- * Undoes a run (DESIGN 6.9): each record the run wrote goes back to what it was before the run's first
+ * Undoes a run (docs/history.md): each record the run wrote goes back to what it was before the run's first
  * write of it, by a new revision, unless someone else wrote it after the run: those are left as they are
  * and reported. Records go back newest first, so that one the run created after another it refers to
  * is deleted before it. A retried revert takes what it already did as done.

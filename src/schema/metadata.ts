@@ -21,7 +21,7 @@ export const RawMetadataSchema = Type.Object({
   tag: Type.Optional(Type.String({ minLength: 1 })),
   permissions: Type.Optional(Type.Object({ read: Name, write: Name }, { additionalProperties: false })),
   protected: Type.Optional(Type.Boolean()),
-  /** False: the class's records are bookkeeping (runs, watermarks, keys) and keep no revisions (DESIGN 6.9). */
+  /** False: the class's records are bookkeeping (runs, watermarks, keys) and keep no revisions (docs/history.md). */
   history: Type.Optional(Type.Boolean()),
   /** Records about students: left out of lists and search for everyone but admins. */
   student: Type.Optional(Type.Boolean()),

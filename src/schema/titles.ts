@@ -12,8 +12,9 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 
 /**
  * Gives every property of a JSON Schema, at any depth, a `title` for form generators to label it with
- * (DESIGN 6.8): the name in words, unless it has one. The schema's own `description` (the class's
- * `@documentation`) stays what it is, the help shown beside the field. Changes `schema` in place.
+ * (docs/schemas.md, "One type's schema"): the name in words, unless it has one. The schema's own
+ * `description` (the class's `@documentation`) stays what it is, the help shown beside the field. Changes
+ * `schema` in place.
  */
 export function titleProperties(schema: unknown): void {
   if (Array.isArray(schema)) {

@@ -18,12 +18,12 @@ export type KeyStatus = 'active' | 'expired' | 'revoked'
 export type KeyRoute = 'list' | 'detail' | 'create' | 'update'
 
 /**
- * Where a key may go in a resource (DESIGN 5.3): the reads the schema opens to keys (`api_keys`, the
- * spec's catalog reads), under the read permission; and on those catalog resources, creates and updates
- * under the write permission, unless the resource holds records that are not the catalog's to hand
- * out: ones only some callers may read (`visible_to`, `student`) or that their owner may edit
- * (`self_editable`), where a key would act as its owner. Deletes, and everything outside the generic
- * routes (student records, the audit log, administration, key management), stay closed to every key.
+ * Where a key may go in a resource (docs/auth.md, "API keys"): the reads the schema opens to keys
+ * (`api_keys`, the spec's catalog reads), under the read permission; and on those catalog resources, creates
+ * and updates under the write permission, unless the resource holds records that are not the catalog's to
+ * hand out: ones only some callers may read (`visible_to`, `student`) or that their owner may edit
+ * (`self_editable`), where a key would act as its owner. Deletes, and everything outside the generic routes
+ * (student records, the audit log, administration, key management), stay closed to every key.
  */
 export function keyRoutes(schema: CompiledSchema, resource: Resource): ReadonlySet<KeyRoute> {
   const reads = resource.root.metadata.api_keys ?? []

@@ -1,5 +1,5 @@
 /**
- * What a workflow instance's history means to the people around it (DESIGN 6.7): entry N of an
+ * What a workflow instance's history means to the people around it (docs/notifications.md): entry N of an
  * instance stands for one or more events, each with the people who hear of it. Pure: the caller reads
  * the instance and the entity and passes who the student and the department admins are.
  */

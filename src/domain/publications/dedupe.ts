@@ -2,9 +2,9 @@ import { normalizeDoi, titleYearKey } from './normalize.js'
 import type { PublicationFields } from './types.js'
 
 /**
- * Finds the record a publication duplicates, in DESIGN 6.4's order: normalised DOI, then OpenAlex work
- * id, then normalised title and year. Records added during a run are found too, so a work that two
- * department authors share is imported once.
+ * Finds the record a publication duplicates (docs/decisions.md, "Publications found twice"): by normalised
+ * DOI, then OpenAlex work id, then normalised title and year. Records added during a run are found too,
+ * so a work that two department authors share is imported once.
  */
 export class PublicationIndex<T extends PublicationFields> {
   private readonly byDoi = new Map<string, T>()

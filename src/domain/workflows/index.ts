@@ -1,5 +1,5 @@
 /**
- * The approval workflow engine (DESIGN 6.3): pure functions from an instance, its definition and an
+ * The approval workflow engine (docs/workflows.md): pure functions from an instance, its definition and an
  * action to the next instance or a refusal. No I/O; the caller passes the time and who holds each role.
  */
 export * from './types.js'

@@ -9,7 +9,7 @@ export interface Contact {
   readonly id: string
   /** One plain address, or none (the delivery is then recorded as not sent). */
   readonly address?: string
-  /** Students default to immediate emails, everyone else to the daily digest (DESIGN 6.7). */
+  /** Students default to immediate emails, everyone else to the daily digest (docs/notifications.md). */
   readonly student: boolean
 }
 

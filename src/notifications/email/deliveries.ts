@@ -4,7 +4,7 @@ import { emailCollection } from '../collections.js'
 import type { Rendered } from './templates.js'
 
 /**
- * An email delivery's life (DESIGN 6.7):
+ * An email delivery's life (docs/notifications.md):
  * - `pending` → `sending` (claimed by one sender, `claimed_at`) → `sent` (`sent_at`); a send the SMTP
  *   server did not accept goes back to `pending` (attempts + 1, `error`) for the sweep's next run; a
  *   5xx refusal, or no acceptance within a day, ends it as `failed`.
@@ -47,7 +47,7 @@ export interface EmailDelivery {
   items?: string[]
 }
 
-/** A claim older than this, not marked sent, is taken back by the sweep (DESIGN 6.7). */
+/** A claim older than this, not marked sent, is taken back by the sweep (docs/notifications.md). */
 export const claimTimeoutMs = 60_000
 /** An email not accepted for this long fails: news a day late is not worth a flood when the server returns. */
 export const giveUpAfterMs = 24 * 60 * 60 * 1000

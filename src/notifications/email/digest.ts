@@ -53,11 +53,11 @@ const asksForDecision: ReadonlySet<string> = new Set(['workflow.stage_activated'
 const concurrency = 5
 
 /**
- * The digest job (DESIGN 6.7): for each person whose preference is the run's frequency, one email per
- * period listing what still awaits them (their pending approvals now) and the news held for them since
- * their last digest; none when both are empty. The digest's delivery is keyed by the period, so a
- * second run in one period sends nothing. It reads in-review instances once and resolves everyone in
- * batches, never one full read per person.
+ * The digest job (docs/notifications.md): for each person whose preference is the run's frequency, one email
+ * per period listing what still awaits them (their pending approvals now) and the news held for them since
+ * their last digest; none when both are empty. The digest's delivery is keyed by the period, so a second run
+ * in one period sends nothing. It reads in-review instances once and resolves everyone in batches, never one
+ * full read per person.
  */
 export class Digest {
   constructor(

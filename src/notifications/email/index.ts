@@ -11,7 +11,7 @@ import { Sender } from './sender.js'
 export const digestJob = 'digest'
 const dayMs = 24 * 60 * 60 * 1000
 
-/** Email (DESIGN 6.7): immediate sends, digests and per-user preferences. */
+/** Email (docs/notifications.md): immediate sends, digests and per-user preferences. */
 export interface EmailModule extends ChannelModule {
   readonly preferences: Preferences
   /** Runs a digest now, in this process (the job's handler; tests). */

@@ -13,8 +13,8 @@ export interface Outgoing extends Rendered {
 }
 
 /**
- * Bounds on one send, all well under the 60 s after which the sweep takes a claim back (DESIGN 6.7),
- * so a live sender's claim is never taken back and sent a second time by another.
+ * Bounds on one send, all well under the 60 s after which the sweep takes a claim back
+ * (docs/notifications.md), so a live sender's claim is never taken back and sent a second time by another.
  */
 const timeouts = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000, dnsTimeout: 10_000 }
 const sendLimitMs = 40_000

@@ -29,7 +29,7 @@ export function isoWeek(year: number, month: number, day: number): { year: numbe
 const pad = (n: number, width = 2) => String(n).padStart(width, '0')
 
 /**
- * The digest period `at` falls in (DESIGN 6.7), in the department's time zone: the calendar day
+ * The digest period `at` falls in (docs/notifications.md), in the department's time zone: the calendar day
  * (`2025-03-07`) for daily digests, the ISO week (`2025-W10`) for weekly ones. A digest's delivery is
  * keyed by it, so a second run in one period sends nothing.
  */

@@ -35,7 +35,7 @@ export function defaultFrequency(contact: Pick<Contact, 'student'>): EmailFreque
 }
 
 /**
- * Email preferences (DESIGN 6.7). A student's requests have few, awaited outcomes, so they hear at
+ * Email preferences (docs/notifications.md). A student's requests have few, awaited outcomes, so they hear at
  * once; approvers hear daily of what awaits them unless they choose otherwise.
  */
 export class Preferences {

@@ -1,11 +1,11 @@
 import type { EventType } from '../../domain/notifications/events.js'
 
 /**
- * The emails' words (DESIGN 6.7): logic-less `{{name}}` templates kept in code, one per event type,
- * each a subject, a plain-text line and the same line in HTML. They say what happened or awaits and
- * link to it; the reader signs in to see the rest, so no template has a slot for a comment, a grade or
- * a token. Values are made single-line before they go anywhere (a title with CR/LF must not become a
- * header), and escaped in the HTML part.
+ * The emails' words (docs/notifications.md): logic-less `{{name}}` templates kept in code, one per event
+ * type, each a subject, a plain-text line and the same line in HTML. They say what happened or awaits and
+ * link to it; the reader signs in to see the rest, so no template has a slot for a comment, a grade or a
+ * token. Values are made single-line before they go anywhere (a title with CR/LF must not become a header),
+ * and escaped in the HTML part.
  */
 export interface Rendered {
   readonly subject: string

@@ -4,9 +4,9 @@ import { Address4, Address6 } from 'ip-address'
 import { httpUrl } from '../../net/outbound.js'
 
 /**
- * Where a webhook may send (DESIGN 6.7, SECURITY K): a public http(s) address. The service runs inside
- * the campus network and beside a cloud metadata endpoint; a URL an admin types (or a DNS answer that
- * changed since) must not turn deliveries into requests to those.
+ * Where a webhook may send (docs/notifications.md, "Where a webhook may send"): a public http(s) address. The
+ * service runs inside the campus network and beside a cloud metadata endpoint; a URL an admin types (or a DNS
+ * answer that changed since) must not turn deliveries into requests to those.
  */
 
 type Kind = 'unspecified' | 'loopback' | 'link-local' | 'private' | 'reserved'

@@ -43,13 +43,13 @@ type Outcome = 'succeeded' | 'retrying' | 'failed' | 'skipped'
 const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300
 
 /**
- * The webhook channel (DESIGN 6.7). An event becomes one delivery per active webhook subscribed to its
- * type, keyed by (event, webhook), carrying the CloudEvent it will send; one job sends an event's
+ * The webhook channel (docs/notifications.md). An event becomes one delivery per active webhook subscribed to
+ * its type, keyed by (event, webhook), carrying the CloudEvent it will send; one job sends an event's
  * deliveries concurrently, with other deliveries already due. Each attempt claims its delivery by
- * compare-and-set, checks the URL's address again, signs the exact bytes it sends, and records what
- * came back. Failures are retried on the configured schedule by delayed jobs, and the sweep takes back
- * what a dead process left. Delivery is at least once (a process killed after sending, before
- * recording, sends again), always with the event id as `webhook-id` for the receiver's dedupe.
+ * compare-and-set, checks the URL's address again, signs the exact bytes it sends, and records what came
+ * back. Failures are retried on the configured schedule by delayed jobs, and the sweep takes back what a dead
+ * process left. Delivery is at least once (a process killed after sending, before recording, sends again),
+ * always with the event id as `webhook-id` for the receiver's dedupe.
  */
 export class WebhookDeliveries implements NotificationChannel {
   readonly name = 'webhooks'

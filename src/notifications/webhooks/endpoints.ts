@@ -28,7 +28,7 @@ export interface WebhookPage {
 /** The context a webhook's secrets are sealed under: a sealed secret copied to another webhook does not open there. */
 export const secretContext = (id: string) => `webhook secret ${id}`
 
-/** The department's webhooks, as admins configure them (DESIGN 6.7). */
+/** The department's webhooks, as admins configure them (docs/notifications.md). */
 export class WebhookEndpoints {
   constructor(
     private readonly store: Store,

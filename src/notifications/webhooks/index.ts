@@ -4,14 +4,14 @@ import type { Resolver } from './address.js'
 import { defaultTimeoutMs, sendJobName, WebhookDeliveries } from './deliveries.js'
 import { WebhookEndpoints } from './endpoints.js'
 
-/** Webhooks (DESIGN 6.7): admins' endpoints, signed deliveries, retries and the delivery log. */
+/** Webhooks (docs/notifications.md): admins' endpoints, signed deliveries, retries and the delivery log. */
 export interface WebhookModule extends ChannelModule {
   readonly endpoints: WebhookEndpoints
   readonly deliveries: WebhookDeliveries
 }
 
 export interface WebhookOptions {
-  /** How long an attempt may take; 10 s (DESIGN 6.7) unless a test needs it shorter. */
+  /** How long an attempt may take; 10 s (docs/notifications.md) unless a test needs it shorter. */
   readonly timeoutMs?: number
   /** DNS as the checks see it; the system resolver unless a test needs another. */
   readonly resolve?: Resolver

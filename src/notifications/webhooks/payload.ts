@@ -8,7 +8,7 @@ export interface PayloadUrls {
 }
 
 /**
- * The CloudEvents 1.0 JSON event a webhook receives (DESIGN 6.7). Thin, as FERPA asks: the event's
+ * The CloudEvents 1.0 JSON event a webhook receives (docs/notifications.md). Thin, as FERPA asks: the event's
  * ids and facts, the entity's title and a link into the web app; never its recipients, the actor or
  * anything written in the request (comments), which a receiver reads, if entitled, through the API.
  */

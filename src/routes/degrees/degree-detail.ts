@@ -3,7 +3,7 @@ import type { DegreeRequirements } from '../../degrees/requirements.js'
 import type { DetailExtension } from '../../records/extensions.js'
 import type { CompiledSchema } from '../../schema/index.js'
 
-/** `GET /api/degrees/:id` carries the degree's requirement groups in order, each with its rules (DESIGN 6.2). */
+/** `GET /api/degrees/:id` carries the degree's requirement groups in order, each with its rules (docs/degree-audit.md). */
 export function degreeDetail(requirements: DegreeRequirements, schema: CompiledSchema): DetailExtension {
   const rule = schema.builder.classSchema('RequirementRule', 'record')
   const group = Type.Object({

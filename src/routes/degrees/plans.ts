@@ -24,7 +24,7 @@ const Warning = Type.Object({
 
 const described = 'Only the student, their advisors and admins (else 403). Plan answers carry `warnings`; see docs/degree-audit.md.'
 
-/** Student plans (DESIGN 6.2): the same access rule as the student endpoints, not audited. */
+/** Student plans (docs/degree-audit.md): the same access rule as the student endpoints, not audited. */
 export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { schema, plans } = app
   const record = objectSchema(schema.builder.classSchema(plans.cls.name, 'record'))
@@ -75,7 +75,8 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { items: await plans.ofStudent(student) }
   })
 
-  // A plan's past is a protected record's history (DESIGN 6.9): every read of it is audited, as 6.1 says.
+  // A plan's past is a protected record's history (docs/history.md): every read of it is audited
+  // (docs/privacy.md).
   app.get('/api/student-plans/:id/history', {
     config: { policy: allow.signedIn, audit: { resourceType: 'student-plan', action: 'view', idParam: 'id' } },
     schema: {

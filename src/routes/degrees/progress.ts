@@ -20,7 +20,7 @@ const description = [
   'a student with neither is a 404 unless degree= names one. See docs/degree-audit.md for reading the answer.',
 ].join(' ')
 
-/** Degree progress (DESIGN 6.2), at the student path of 6.1 and at the spec's /api/student-progress. */
+/** Degree progress (docs/degree-audit.md), at the protected student path (docs/privacy.md) and at the spec's /api/student-progress. */
 export const progressRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const studentId = idParams(app.schema.class('Student')!).properties.id
   const tags = ['Student records']

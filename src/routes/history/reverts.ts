@@ -16,7 +16,7 @@ const routes: readonly { runs: RevertedRuns; path: string; noun: string; param: 
 ]
 
 /**
- * Undoing a whole run (DESIGN 6.9), as a job with progress: every record the run wrote goes back to what
+ * Undoing a whole run (docs/history.md), as a job with progress: every record the run wrote goes back to what
  * it was before the run, except those someone changed since, which the job reports as conflicts. The
  * revert is a run of its own (listed in /api/campus-sync/runs), so it can be reverted in turn. Admins only.
  */

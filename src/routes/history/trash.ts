@@ -29,7 +29,7 @@ const TrashQuery = Type.Object({
 const TrashParams = Type.Object({ id: Type.String({ minLength: 3, maxLength: 300, pattern: '^[A-Z][A-Za-z0-9]*/[A-Za-z0-9._~-]+$', description: 'The deleted record id, URL-encoded' }) })
 
 /**
- * The trash (DESIGN 6.9): deleted records, newest deletion first, with who deleted them, and their
+ * The trash (docs/history.md): deleted records, newest deletion first, with who deleted them, and their
  * restore under the same id. Admins only, whatever the record's class: the trash lists every class.
  */
 export const trashRoutes: FastifyPluginAsyncTypebox = async (app) => {

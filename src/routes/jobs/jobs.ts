@@ -18,7 +18,7 @@ const AllJobsQuery = Type.Object({
   state: Type.Optional(StateName),
 }, { additionalProperties: false })
 
-/** Background jobs of every queue (DESIGN 6.4), for holders of manage_jobs; API keys never reach them. */
+/** Background jobs of every queue (docs/operations.md), for holders of manage_jobs; API keys never reach them. */
 export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { jobs } = app
   const policy = allow.permission('manage_jobs')

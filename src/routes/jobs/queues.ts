@@ -7,7 +7,7 @@ import { errorResponses } from '../responses.js'
 import { Job, JobIdParam, JobListQuery, JobPage, QueueParam, QueueSummary } from './schemas.js'
 import { queueNamed } from './jobs.js'
 
-/** Queue statistics and control (DESIGN 6.4), for holders of manage_jobs. */
+/** Queue statistics and control (docs/operations.md), for holders of manage_jobs. */
 export const queueRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { jobs } = app
   const policy = allow.permission('manage_jobs')

@@ -18,7 +18,7 @@ async function publicationSchedules(jobs: JobDriver) {
   return { import: await find(publicationSync.import), citations: await find(publicationSync.citations) }
 }
 
-/** Recurring jobs (DESIGN 6.4), for holders of manage_jobs. */
+/** Recurring jobs (docs/operations.md), for holders of manage_jobs. */
 export const schedulerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { jobs } = app
   const policy = allow.permission('manage_jobs')

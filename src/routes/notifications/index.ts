@@ -21,8 +21,8 @@ const Notification = Type.Object({
 const NotificationId = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) }, { additionalProperties: false })
 
 /**
- * In-app notifications (DESIGN 6.7): the caller's own, under any of their ids (their User id and the
- * Person it links to). Nobody reads or marks another's; an id that is not the caller's is a 404.
+ * In-app notifications (docs/notifications.md): the caller's own, under any of their ids (their User id and
+ * the Person it links to). Nobody reads or marks another's; an id that is not the caller's is a 404.
  */
 export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const idsOf = async (request: Parameters<typeof principalOf>[0]) => [...(await callerOf(principalOf(request), app.people)).ids]

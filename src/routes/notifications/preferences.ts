@@ -17,8 +17,8 @@ const Preference = Type.Object({
 }, { title: 'NotificationPreferences', additionalProperties: false })
 
 /**
- * The caller's email preference (DESIGN 6.7), kept under their workflow id (their Person id, else their
- * User id), which is the id events name them by; and the admin's run-it-now of a digest.
+ * The caller's email preference (docs/notifications.md), kept under their workflow id (their Person id, else
+ * their User id), which is the id events name them by; and the admin's run-it-now of a digest.
  */
 export const notificationPreferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const email = app.notifications.email

@@ -60,8 +60,8 @@ const DeliveryParams = Type.Object({ id: Type.String(token), deliveryId: Type.St
 const page = <T extends typeof Webhook | typeof Delivery>(item: T) => Type.Object({ items: Type.Array(item), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() })
 
 /**
- * Webhooks (DESIGN 6.7): admins only, never API keys. A secret is answered at creation and rotation
- * only; deliveries are sent by jobs, never from these routes.
+ * Webhooks (docs/notifications.md): admins only, never API keys. A secret is answered at creation and
+ * rotation only; deliveries are sent by jobs, never from these routes.
  */
 export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const hooks = () => app.notifications.webhooks

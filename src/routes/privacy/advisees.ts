@@ -17,8 +17,8 @@ const Advisee = Type.Object({
 }, { title: 'Advisee' })
 
 /**
- * An advisor's advisees (DESIGN 6.8, `/advisees`): the students whose `advisors` name the caller's
- * Person. Lists leave students out for everyone but admins (DESIGN 6.1), so this is how an advisor finds
+ * An advisor's advisees (docs/web.md, `/advisees`): the students whose `advisors` name the caller's
+ * Person. Lists leave students out for everyone but admins (docs/privacy.md), so this is how an advisor finds
  * theirs. It answers directory fields only: each advisee's records stay behind the audited student
  * routes, which decide again who may read them.
  */

@@ -11,7 +11,7 @@ import { errorResponses } from '../responses.js'
 const noQuery = Type.Object({}, { additionalProperties: false })
 
 /**
- * Admin writes of enrollments and section rosters (DESIGN 6.1). Writes go through the enrollment
+ * Admin writes of enrollments and section rosters (docs/privacy.md). Writes go through the enrollment
  * service (and so the record service's validation and reference checks) and are audited with their
  * action; a roster read is audited as a view of enrollments.
  */

@@ -47,7 +47,7 @@ const Transcript = Type.Unsafe<TranscriptAnswer>(Type.Object({
 const noQuery = Type.Object({}, { additionalProperties: false })
 const described = 'Only the student, their advisors and admins (else 403); every call is audited.'
 
-/** The protected student endpoints (DESIGN 6.1). The access rule is the handler's; the audit is declared. */
+/** The protected student endpoints (docs/privacy.md). The access rule is the handler's; the audit is declared. */
 export const studentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const params = idParams(app.schema.class('Student')!)
   const enrollment = app.schema.builder.classSchema('Enrollment', 'record')

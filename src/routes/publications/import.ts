@@ -21,7 +21,7 @@ const PersonImport = Type.Object({
   errors: Type.Array(Note, { description: 'Works not imported, and why' }),
 }, { title: 'PublicationImportResult' })
 
-/** Imports from OpenAlex and citation refreshes (DESIGN 6.4): queued, answered with the job's id. */
+/** Imports from OpenAlex and citation refreshes (docs/operations.md): queued, answered with the job's id. */
 export const publicationImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { jobs, records, people, schema } = app
   const isPersonId = (id: string) => {

@@ -9,6 +9,6 @@ export interface RecordRouteOptions {
   readonly guards?: Readonly<Partial<Record<string, WriteGuard<Principal>>>>
   /** Writers by the name of the resource's root class. */
   readonly writers?: Readonly<Partial<Record<string, RecordWriter<Principal>>>>
-  /** Leaves references to students out of every answer for callers who may not see them (DESIGN 6.1). */
+  /** Leaves references to students out of every answer for callers who may not see them (docs/privacy.md). */
   readonly students: StudentReferences
 }

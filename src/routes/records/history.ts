@@ -52,7 +52,7 @@ export async function recordOrLast(app: App, id: string): Promise<{ current: Api
 }
 
 /**
- * A record's history and restore (DESIGN 6.9), under the resource's own path and read rules: whoever
+ * A record's history and restore (docs/history.md), under the resource's own path and read rules: whoever
  * may read the record (a deleted one as it last was) reads its history, with the student references
  * they may not see left out of every change; a restore is an update, under the update's rules.
  */

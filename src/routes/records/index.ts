@@ -77,7 +77,7 @@ type App = Parameters<FastifyPluginAsyncTypebox<RecordRouteOptions>>[0]
 
 /**
  * The routes of one generic resource: list, detail, create, update, delete and its related lists. Every
- * answer that returns records leaves out references to students the caller may not see (DESIGN 6.1).
+ * answer that returns records leaves out references to students the caller may not see (docs/privacy.md).
  */
 function resourceRoutes(app: App, resource: Resource, options: RecordRouteOptions): void {
   const { schema, records } = app

@@ -43,7 +43,7 @@ function permission(kind: SearchKind): Permission {
   return kind.readPermission
 }
 
-/** DESIGN 6.5: /api/search/all, /people (with role), /courses and /labs. */
+/** Search (docs/decisions.md, "Search"): /api/search/all, /people (with role), /courses and /labs. */
 export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { schema, searchService: search } = app
   const kinds = search.kinds

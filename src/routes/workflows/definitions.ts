@@ -16,7 +16,7 @@ type App = Parameters<FastifyPluginAsyncTypebox>[0]
 const tags = ['Workflows']
 const seen = 'Signed-in users, never API keys: the submitter, the entity\'s student, the approvers asked and admins; to anyone else an instance does not exist (404).'
 
-/** /api/workflows: the definitions, and the instances across domains (DESIGN 6.3). */
+/** /api/workflows: the definitions, and the instances across domains (docs/workflows.md). */
 export function workflowEngineRoutes(app: App, answers: ReturnType<typeof workflowAnswers>): void {
   const { workflows, schema } = app
   const definitionParams = entityParams('Workflow')

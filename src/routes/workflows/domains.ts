@@ -21,10 +21,10 @@ type Answers = ReturnType<typeof workflowAnswers>
 export const workflowTag = 'Workflows'
 const tags = [workflowTag]
 
-/** Domains whose create takes only some fields, the service deriving the rest (DESIGN 6.3: POST {plan} submits a plan). */
+/** Domains whose create takes only some fields, the service deriving the rest (docs/workflows.md: POST {plan} submits a plan). */
 const createFields: Partial<Record<WorkflowDomainKey, readonly string[]>> = { major_plans: ['plan'] }
 
-/** What a create says beyond who may see the entity (DESIGN 6.3, who creates). */
+/** What a create says beyond who may see the entity (docs/workflows.md, "The domains"). */
 const createHelp: Record<DomainSpec['submitterRule'], string> = {
   student: 'The student it is about (by default the caller), one of their advisors, or an admin.',
   self: 'Anyone, for themselves (the applicant defaults to the caller); admins for anyone.',
@@ -57,7 +57,7 @@ interface DomainListQuery {
   readonly [filter: string]: string | number | undefined
 }
 
-/** The routes of one domain, generated from its registry row (DESIGN 6.3, routes table). */
+/** The routes of one domain, generated from its registry row (docs/workflows.md, "The domains"). */
 function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
   const { workflows } = app
   const { domain, base, entityClass: noun, crud } = spec

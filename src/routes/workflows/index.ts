@@ -6,7 +6,7 @@ import { workflowEngineRoutes } from './definitions.js'
 import { workflowDomainRoutes } from './domains.js'
 
 /**
- * The workflow routes (DESIGN 6.3): each domain's, generated from the registry, and /api/workflows.
+ * The workflow routes (docs/workflows.md): each domain's, generated from the registry, and /api/workflows.
  * None declares a response cache: every answer concerns one student's or person's review and is
  * computed for the caller.
  */
