@@ -2,7 +2,7 @@ import { cruise } from 'dependency-cruiser'
 import t from 'tap'
 
 /**
- * The one-way doors of the source tree (DESIGN 9, docs/architecture.md "Layout"), checked on every
+ * The one-way doors of the source tree (docs/architecture.md, "Layout"), checked on every
  * import under src/, type-only and dynamic imports included, as dependency-cruiser reads them.
  */
 

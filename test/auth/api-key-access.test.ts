@@ -4,7 +4,7 @@ import type { Permission } from '../../src/auth/permissions.js'
 import { buildTestApp } from '../helpers/app.js'
 import { listen, routeRecorder, sampleUrl, send } from './support.js'
 
-/** The spec's "Catalog endpoints open to API keys", with the permission DESIGN 5.1 puts each under. */
+/** The spec's "Catalog endpoints open to API keys", with the permission each is under (docs/auth.md, "Permissions, roles and groups"). */
 const catalog: ReadonlyArray<{ route: string; permission: Permission }> = [
   { route: '/api/courses', permission: 'read_courses' },
   { route: '/api/people', permission: 'read_people' },
@@ -17,7 +17,7 @@ const catalog: ReadonlyArray<{ route: string; permission: Permission }> = [
 ]
 const reads: Permission[] = ['read_people', 'read_courses', 'read_publications', 'read_labs', 'read_resources']
 
-/** DESIGN 5.3: creates and updates of the catalog resources whose records are all public, under their write permission. */
+/** Creates and updates of the catalog resources whose records are all public, under their write permission (docs/auth.md, "API keys"). */
 const catalogWrites: ReadonlyArray<{ route: string; permission: Permission }> = [
   { route: '/api/courses', permission: 'write_courses' },
   { route: '/api/degrees', permission: 'write_courses' },
@@ -37,7 +37,7 @@ t.test('only the spec\'s catalog reads and the catalog writes are open to keys, 
   const keyOpen = recorder.routes.filter((r) => r.policy?.kind === 'permission' && r.policy.apiKeys).map((r) => `${r.method} ${r.url}`)
   const expected = [
     ...catalog.flatMap((c) => [`GET ${c.route}`, `HEAD ${c.route}`]),
-    // A record's history is open to keys exactly where its detail is (DESIGN 6.9).
+    // A record's history is open to keys exactly where its detail is (docs/history.md).
     ...catalog.filter((c) => c.route.endsWith('/:id')).flatMap((c) => [`GET ${c.route}/history`, `HEAD ${c.route}/history`]),
     ...catalogWrites.flatMap((c) => [`POST ${c.route}`, `PUT ${c.route}/:id`]),
   ]

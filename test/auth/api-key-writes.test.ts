@@ -3,8 +3,8 @@ import { keyGrantable } from '../../src/auth/api-keys/service.js'
 import { buildTestApp } from '../helpers/app.js'
 import { listen, send } from './support.js'
 
-// DESIGN 5.3: a key may carry the write permissions its creator holds, and then creates and updates
-// catalog records with them, within the key write limit; it never reaches what keys are kept from.
+// docs/auth.md, "API keys": a key may carry the write permissions its creator holds, and then creates and
+// updates catalog records with them, within the key write limit; it never reaches what keys are kept from.
 
 t.test('a key granted write_publications creates and updates a publication; one without it is refused', async (t) => {
   const { app, as } = await buildTestApp(t)

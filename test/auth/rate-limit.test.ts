@@ -3,7 +3,7 @@ import t, { type Test } from 'tap'
 import { buildTestApp } from '../helpers/app.js'
 import { listen, send, type HttpAnswer } from './support.js'
 
-/** The spec's limits (DESIGN 5.4), as the service runs by default. */
+/** The spec's limits (docs/auth.md, "Rate limits"), as the service runs by default. */
 const specLimits = { RATE_LIMIT_ANONYMOUS: '100', RATE_LIMIT_USER: '1000', RATE_LIMIT_KEY_READ: '100', RATE_LIMIT_KEY_WRITE: '20' }
 
 type Answer = LightMyRequestResponse | HttpAnswer

@@ -13,7 +13,7 @@ import { roleMayPass, routeRecorder, sampleUrl } from './support.js'
 
 /**
  * The only routes anyone may call without a credential: liveness and readiness, the sign-in flow of
- * DESIGN 5.2, and the web app's pages and assets (DESIGN 6.8), which hold no data, with the catch-all
+ * docs/auth.md, and the web app's pages and assets (docs/web.md), which hold no data, with the catch-all
  * under /api that answers the API's 404. A route that declares itself public and is not here fails the
  * inventory.
  */
@@ -65,7 +65,7 @@ t.test('anonymous callers get 401 on every non-public route, with the message fo
   }
 })
 
-t.test('each role passes exactly the routes its permissions allow (DESIGN 5.1), and nothing answers 500', async (t) => {
+t.test('each role passes exactly the routes its permissions allow, and nothing answers 500', async (t) => {
   const recorder = routeRecorder()
   // A built app of one page, so the app's routes answer as deployed whether or not dist/web exists.
   const webDir = await tempDir(t)

@@ -11,9 +11,10 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 /**
- * SECURITY.md C ("dump the store and the logs after creating keys") and the log half of G: keys are
- * created, used rightly and wrongly (miscased header, query string, path, as a bearer token), revoked and
- * deleted, with every log line captured; then every file in the data directory and every log line is
+ * No secret at rest or in the logs (docs/decisions.md, "Secrets at rest and in logs"), tried as an
+ * intruder would, by dumping the store and the logs after creating keys: keys are created, used rightly
+ * and wrongly (miscased header, query string, path, as a bearer token), revoked and deleted, with every
+ * log line captured; then every file in the data directory and every log line is
  * searched for the keys' secret text and for the tokens used.
  */
 t.test('no plaintext key or token is in the store or the logs', async (t) => {

@@ -30,7 +30,7 @@ t.test('login, me and permissions describe the signed-in user', async (t) => {
   t.same(permissions.json(), { role: 'faculty', permissions: [...roleDefaults.faculty].sort(), groups: [] })
 })
 
-t.test('each role gets the defaults of DESIGN 5.1; admin holds every permission', async (t) => {
+t.test('each role gets its documented defaults; admin holds every permission', async (t) => {
   const { as } = await buildTestApp(t)
   const reads = ['read_courses', 'read_labs', 'read_people', 'read_publications', 'read_resources']
   const expected = {

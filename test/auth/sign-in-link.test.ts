@@ -6,7 +6,7 @@ import { signingKeys } from '../../src/auth/keys.js'
 import { userIdForEmail } from '../../src/auth/tokens.js'
 import { buildTestApp } from '../helpers/app.js'
 
-// A sign-in link (npm run token -- --link, DESIGN 6.8): a custom token in the web app's callback URL,
+// A sign-in link (npm run token -- --link, docs/web.md): a custom token in the web app's callback URL,
 // redeemed once like single sign-on's, but valid 15 minutes.
 const { app, config } = await buildTestApp(t, { PUBLIC_URL: 'https://dept.example.edu', FRONTEND_URL: 'https://app.example.edu' })
 const keys = await signingKeys(config)

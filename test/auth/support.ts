@@ -116,7 +116,7 @@ export function sampleUrl(pattern: string): string {
   return pattern.replace(/:[A-Za-z0-9_]+/g, 'X').replace(/\*/g, 'x')
 }
 
-/** Whether a signed-in user of this role passes the policy, by DESIGN 5.1. */
+/** Whether a signed-in user of this role passes the policy, by the role defaults (docs/auth.md, "Permissions, roles and groups"). */
 export function roleMayPass(policy: Policy, role: Role): boolean {
   switch (policy.kind) {
     case 'public':

@@ -8,8 +8,8 @@ import { tempDir } from '../helpers/temp-dir.js'
 import { captureLogs, encodeJwt, validClaims, type Signature } from './support.js'
 
 /**
- * SECURITY.md section B against the default HS256 configuration: every bad token is a 401 "Invalid or
- * expired token" on the bearer path and on POST /api/auth/login, never a 500.
+ * The token checks (docs/auth.md, "What a token is") against the default HS256 configuration: every bad
+ * token is a 401 "Invalid or expired token" on the bearer path and on POST /api/auth/login, never a 500.
  */
 t.test('bad ID tokens are refused with 401 on every path that takes one', async (t) => {
   const logs = captureLogs()

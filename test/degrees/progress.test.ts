@@ -53,7 +53,7 @@ async function audited(caller: ReturnType<typeof as>, url: string) {
   return { res, added }
 }
 
-t.test('a first-fit trap through the endpoint comes out fully satisfied, shaped as DESIGN 6.2', async (t) => {
+t.test('a first-fit trap through the endpoint comes out fully satisfied, shaped as docs/degree-audit.md shows', async (t) => {
   const { res, added } = await audited(as('ada@dept.edu', 'student'), `/api/students/${enc(ada)}/degree-progress`)
   t.equal(res.statusCode, 200)
   const body = res.json()

@@ -1,8 +1,8 @@
 /**
- * History is read under the record's own rules (DESIGN 6.9, 6.1): a student's protected records' history
- * only by the student, their advisors and admins, every read audited; a student's id never reaches,
- * through any history or past state, a caller who may not see that student; API keys read history only
- * where they read the record.
+ * History is read under the record's own rules (docs/history.md; docs/privacy.md): a student's protected
+ * records' history only by the student, their advisors and admins, every read audited; a student's id never
+ * reaches, through any history or past state, a caller who may not see that student; API keys read history
+ * only where they read the record.
  */
 import t from 'tap'
 import { userIdForEmail } from '../../src/auth/tokens.js'

@@ -15,7 +15,7 @@ import { freePort, mintToken, projectRoot, startServer, type ServerProcess } fro
 import { testActor } from '../helpers/actor.js'
 
 /**
- * No acknowledged write without its revision, across a SIGKILL (DESIGN 6.9): the real server, on the
+ * No acknowledged write without its revision, across a SIGKILL (docs/history.md): the real server, on the
  * embedded store or (MONGODB_URL set) on a MongoDB-wire server, is killed right after answering a write
  * while others are on their way, restarted on the same data, and every record's history is checked
  * against the record and the writes it acknowledged. Where a kill cannot aim (between the two writes of

@@ -1,6 +1,6 @@
 /**
- * A restore and a run's revert are events the admins hear of (DESIGN 6.7, 6.9); retention prunes old
- * revisions but keeps each record's latest, and what stays still rebuilds the record.
+ * A restore and a run's revert are events the admins hear of (docs/notifications.md; docs/history.md);
+ * retention prunes old revisions but keeps each record's latest, and what stays still rebuilds the record.
  */
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import t from 'tap'

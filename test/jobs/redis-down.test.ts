@@ -1,6 +1,6 @@
 /**
- * Redis configured but down (SECURITY I): the job routes answer 503 at once, naming the job queue, while
- * catalog reads go on; when Redis is back the job routes answer again.
+ * Redis configured but down (docs/operations.md, "One job interface, two drivers"): the job routes answer 503
+ * at once, naming the job queue, while catalog reads go on; when Redis is back the job routes answer again.
  */
 import t from 'tap'
 import { freePort, OwnRedis } from '../cache/redis.js'

@@ -1,8 +1,8 @@
 /**
- * The FERPA check every message the suite sends passes through (DESIGN 6.7): the test SMTP server and
- * webhook receivers run it on each email and payload they receive. A message may name ids, the type,
- * an entity's title and a link; it must hold no grade, GPA, transcript line, approver's comment or
- * token. Tests write comments with `commentMarker` in them so a leaked comment is found.
+ * The FERPA check every message the suite sends passes through (docs/notifications.md): the test SMTP server
+ * and webhook receivers run it on each email and payload they receive. A message may name ids, the type, an
+ * entity's title and a link; it must hold no grade, GPA, transcript line, approver's comment or token. Tests
+ * write comments with `commentMarker` in them so a leaked comment is found.
  */
 export const commentMarker = 'PRIVATE-COMMENT'
 

@@ -1,5 +1,5 @@
 /**
- * The outbox under a crash (DESIGN 6.7, SECURITY K): the service is SIGKILLed right after a
+ * The outbox under a crash (docs/notifications.md, "Guarantees"): the service is SIGKILLed right after a
  * submission's 2xx, on each job driver, and started again on the same data. The advisor then gets
  * exactly one email and one in-app notification, however far the relay had got before the kill; the
  * sweep, run every second for the check, sends nothing twice.

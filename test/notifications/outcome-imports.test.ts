@@ -1,7 +1,7 @@
 /**
- * publications.imported (DESIGN 6.7): a finished import tells each faculty member it gave new works to
- * review, the co-authors among them. Imports run through their routes on the inline jobs; OpenAlex is
- * a fixture server over real HTTP named by OPENALEX_URL.
+ * publications.imported (docs/notifications.md): a finished import tells each faculty member it gave new
+ * works to review, the co-authors among them. Imports run through their routes on the inline jobs; OpenAlex
+ * is a fixture server over real HTTP named by OPENALEX_URL.
  */
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import t, { type Test } from 'tap'

@@ -1,7 +1,7 @@
 /**
- * job.failed (DESIGN 6.7): a job that fails for good tells the department admins in the app, once per
- * failure, on both job drivers: the embedded one on the test's store, BullMQ on the shared Redis under
- * a prefix of the test's own.
+ * job.failed (docs/notifications.md): a job that fails for good tells the department admins in the app, once
+ * per failure, on both job drivers: the embedded one on the test's store, BullMQ on the shared Redis under a
+ * prefix of the test's own.
  */
 import type { FastifyPluginAsync, InjectOptions, LightMyRequestResponse } from 'fastify'
 import t, { type Test } from 'tap'

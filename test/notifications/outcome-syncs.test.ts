@@ -1,6 +1,7 @@
 /**
- * sync.completed and sync.refused (DESIGN 6.7) over the real app: campus syncs through their routes, run
- * by the inline jobs against a OneRoster REST provider over HTTP; the admins hear of each real run.
+ * sync.completed and sync.refused (docs/notifications.md) over the real app: campus syncs through their
+ * routes, run by the inline jobs against a OneRoster REST provider over HTTP; the admins hear of each real
+ * run.
  */
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import t from 'tap'

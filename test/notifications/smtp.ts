@@ -15,7 +15,7 @@ export interface ReceivedMail {
   readonly subject: string
   readonly text: string
   readonly html: string
-  /** What of the FERPA rule this message breaks (DESIGN 6.7); empty when it is clean. */
+  /** What of the FERPA rule this message breaks (docs/notifications.md); empty when it is clean. */
   readonly violations: readonly string[]
 }
 

@@ -5,7 +5,7 @@ import { department, path } from './department.js'
 const protectedRoutes = new Set([
   '/api/students/{id}/enrollments', '/api/students/{id}/transcript', '/api/sections/{id}/enrollments', '/api/admin/audit', '/api/admin/audit/verify',
   '/api/students/{id}/degree-progress', '/api/student-progress/{studentId}',
-  // Protected records' histories (DESIGN 6.9): the same access rule, every read audited.
+  // Protected records' histories (docs/history.md): the same access rule, every read audited.
   '/api/students/{id}/enrollments/{enrollmentId}/history', '/api/student-plans/{id}/history',
 ])
 

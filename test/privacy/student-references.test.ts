@@ -2,9 +2,10 @@ import t, { type Test } from 'tap'
 import { listen, send } from '../auth/support.js'
 import { buildTestApp } from '../helpers/app.js'
 
-// DESIGN 6.1: references to students inside public records are left out for a caller who may not see that
-// student (an undergraduate: admins only; a graduate student: admins, the student and their advisors), in
-// lists, details, search results and cached answers alike, API keys included.
+// docs/privacy.md, "Students named in public records": references to students inside public records are left
+// out for a caller who may not see that student (an undergraduate: admins only; a graduate student: admins,
+// the student and their advisors), in lists, details, search results and cached answers alike, API keys
+// included.
 
 const enc = encodeURIComponent
 

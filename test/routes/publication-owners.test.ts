@@ -8,8 +8,9 @@ import { buildTestApp } from '../helpers/app.js'
 import { refused } from '../helpers/refusals.js'
 import { testActor } from '../helpers/actor.js'
 
-// DESIGN 6.1: anyone holding write_publications creates a publication; changing or deleting one needs the
-// caller among its dept_authors, or manage_profiles, or the admin role.
+// docs/privacy.md, "Publications: who may change them": anyone holding write_publications creates a
+// publication; changing or deleting one needs the caller among its dept_authors, or manage_profiles, or the
+// admin role.
 
 const url = (id: string) => `/api/publications/${encodeURIComponent(id)}`
 const patience = 30_000

@@ -10,7 +10,7 @@ import { refused } from '../helpers/refusals.js'
 
 const reads = ['read_courses', 'read_labs', 'read_people', 'read_publications', 'read_resources']
 
-/** What each role holds, written out from DESIGN 5.1 rather than read from the code under test. */
+/** What each role holds, written out from the documented defaults (docs/auth.md, "Permissions, roles and groups") rather than read from the code under test. */
 const expected: Record<Role, { permissions: string[]; writes: (path: string) => boolean }> = {
   admin: {
     permissions: [...reads, 'write_courses', 'write_labs', 'write_people', 'write_publications', 'write_resources',
@@ -40,7 +40,8 @@ t.test('every role reads what its permissions allow; writes need the resource\'s
         const className = resource.classes[0]!
         const record = await fx.create(className)
         const label = `${role} on ${resource.path}`
-        // `signed_in` reads (groups, DESIGN 5.1) are every signed-in user's.
+        // `signed_in` reads (groups: docs/auth.md, "Permissions, roles and groups") are every signed-in
+        // user's.
         if (resource.permissions.read !== 'signed_in' && !expected[role].permissions.includes(resource.permissions.read)) {
           refused(t, await caller({ method: 'GET', url: resource.path }), 403, resource.permissions.read, `${label}: list`)
           refused(t, await caller({ method: 'GET', url: recordUrl(resource, record._id) }), 403, resource.permissions.read, `${label}: detail`)
@@ -60,7 +61,8 @@ t.test('every role reads what its permissions allow; writes need the resource\'s
         const update = await caller({ method: 'PUT', url: recordUrl(resource, record._id), payload: changes })
         const remove = await caller({ method: 'DELETE', url: recordUrl(resource, record._id) })
         if (expected[role].writes(resource.path) && resource.path === '/api/publications' && role !== 'admin') {
-          // DESIGN 6.1: anyone with write_publications creates; only a publication's owners change or delete it.
+          // docs/privacy.md, "Publications: who may change them": anyone with write_publications creates;
+          // only a publication's owners change or delete it.
           t.equal(create.statusCode, 201, `${label}: create allowed`)
           for (const [what, answer] of [['update', update], ['delete', remove]] as const) refused(t, answer, 403, /dept_authors/, `${label}: ${what} of a publication not theirs`)
         } else if (expected[role].writes(resource.path)) {

@@ -8,9 +8,10 @@ import { buildTestApp } from '../helpers/app.js'
 import { Fixtures } from '../helpers/records.js'
 
 /**
- * The MongoDB server going away under a running service (SECURITY.md I, "Mongo unreachable"): reads and
- * writes answer 503 with Retry-After and say nothing of the cause, and /ready fails. The server is a
- * FerretDB of this test's own (scripts/ferretdb.sh), stopped half-way; the pass's shared one stays up.
+ * The MongoDB server going away under a running service (docs/decisions.md, "When the store or Redis is
+ * down"): reads and writes answer 503 with Retry-After and say nothing of the cause, and /ready fails. The
+ * server is a FerretDB of this test's own (scripts/ferretdb.sh), stopped half-way; the pass's shared one
+ * stays up.
  */
 const run = promisify(execFile)
 const url = process.env.MONGODB_URL

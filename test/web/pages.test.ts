@@ -5,7 +5,7 @@ import { path, startOne } from '../routes/workflows/support.js'
 import { axeViolations, launchBrowser, newPage } from './browser.js'
 import { servedApp, webDepartment } from './support.js'
 
-t.test('pages and assets: the headers of DESIGN 6.8, assets exempt from rate limits, /api/* still the API\'s', async (t) => {
+t.test('pages and assets: the headers docs/web.md lists, assets exempt from rate limits, /api/* still the API\'s', async (t) => {
   const { base, app } = await servedApp(t, { RATE_LIMIT_ANONYMOUS: '3' })
   const page = await fetch(`${base}/students/x/progress`)
   t.equal(page.status, 200)

@@ -2,8 +2,8 @@ import t from 'tap'
 import { frontendRedirect, harness, newIdp, postCallback, startLogin } from './flow.js'
 import type { Person } from './idp.js'
 
-// DESIGN 5.1: single sign-on never grants admin, but an admin can make an SSO user admin through
-// PUT /api/users/:id, and the next sign-in through the IdP keeps it.
+// docs/auth.md, "User administration": single sign-on never grants admin, but an admin can make an SSO user
+// admin through PUT /api/users/:id, and the next sign-in through the IdP keeps it.
 const idp = newIdp()
 const h = await harness(t, idp)
 

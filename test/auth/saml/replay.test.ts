@@ -3,8 +3,8 @@ import { Redis } from 'ioredis'
 import t from 'tap'
 import { expectAccepted, expectRejected, harness, newIdp, postCallback, startLogin, type Harness } from './flow.js'
 
-// SECURITY.md A, replay: each response gives at most one session, also when ten copies race and when
-// the copies land on two instances that share one Redis.
+// Replay (docs/auth.md, "What the callback checks"): each response gives at most one session, also
+// when ten copies race and when the copies land on two instances that share one Redis.
 const idp = newIdp()
 const redisUrl = 'redis://127.0.0.1:6379'
 const prefix = `test-saml-replay-${process.pid}-${randomBytes(4).toString('hex')}:`

@@ -3,8 +3,8 @@ import t from 'tap'
 import { acsUrl, expectAccepted, expectRejected, frontendRedirect, frontendUrl, harness, newIdp, postCallback, startLogin } from './flow.js'
 import { encode } from './idp.js'
 
-// SECURITY.md A: where a response is addressed, when it is valid, whom it answers, what it says,
-// and what a hostile body looks like before any XML parser sees it.
+// The response checks (docs/auth.md, "What the callback checks"): where a response is addressed, when
+// it is valid, whom it answers, what it says, and what a hostile body looks like before any XML parser sees it.
 const idp = newIdp()
 const h = await harness(t, idp)
 const login = () => startLogin(h.app)

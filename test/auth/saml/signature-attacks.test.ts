@@ -3,8 +3,9 @@ import { makeKeyAndCert } from './cert.js'
 import { expectAccepted, expectRejected, harness, newIdp, startLogin } from './flow.js'
 import { algorithms, encode } from './idp.js'
 
-// SECURITY.md A: signature wrapping, several assertions, unsigned parts, tampering, comment injection,
-// XML-DSig tricks, weak algorithms and foreign keys. Every case starts from a real AuthnRequest.
+// The signature checks (docs/auth.md, "What the callback checks"): signature wrapping, several
+// assertions, unsigned parts, tampering, comment injection, XML-DSig tricks, weak algorithms and foreign
+// keys. Every case starts from a real AuthnRequest.
 const idp = newIdp()
 const h = await harness(t, idp, { SAML_SCOPE: 'dept.edu' })
 const login = () => startLogin(h.app)

@@ -1,6 +1,6 @@
 import type { ApproverDirectory, Outcome, WorkflowDefinition, WorkflowInstance } from '../../../src/domain/workflows/index.js'
 
-/** The honors thesis workflow as DESIGN 6.3 seeds it: the advisors, all of them; then one department admin. */
+/** The honors thesis workflow as docs/workflows.md seeds it: the advisors, all of them; then one department admin. */
 export const thesis: WorkflowDefinition = {
   _id: 'Workflow/thesis', domain: 'honors_thesis', name: 'Honors thesis', version: 1,
   stages: [

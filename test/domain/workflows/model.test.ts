@@ -32,7 +32,7 @@ const admins = new Set(['D1', 'D2'])
 const barred = new Set([submitter, nominator])
 const decisionActions = new Set(['approve', 'reject', 'request_revision', 'override_approve', 'override_reject', 'override_request_revision'])
 
-/** What an action may do to the entity's status (DESIGN 6.3); a repeat or a refusal leaves it as it is. */
+/** What an action may do to the entity's status (docs/workflows.md); a repeat or a refusal leaves it as it is. */
 const moves: Record<string, Partial<Record<EntityStatus, readonly EntityStatus[]>>> = {
   submit: { draft: ['submitted'] },
   approve: { submitted: ['submitted', 'approved'] },

@@ -1,6 +1,7 @@
 /**
- * The job administration routes of DESIGN 6.4, run on both drivers with the same assertions: the
- * embedded driver on the test's store, and BullMQ on the shared Redis under a prefix of the test's own.
+ * The job administration routes (docs/operations.md, "Administration endpoints"), run on both drivers with
+ * the same assertions: the embedded driver on the test's store, and BullMQ on the shared Redis under a prefix
+ * of the test's own.
  */
 import type { FastifyPluginAsync } from 'fastify'
 import t, { type Test } from 'tap'

@@ -2,7 +2,7 @@ import t, { type Test } from 'tap'
 import { userIdForEmail } from '../../../src/auth/tokens.js'
 import { decide, delegateTo, instanceOf, path, pendingIn, people, spec, workflowDepartment, type Department, type Inject, type InstanceView, type Name } from './support.js'
 
-/** Conflicts of interest (DESIGN 6.3): whom an entity is about, and a nominator, are never asked and never decide. */
+/** Conflicts of interest (docs/workflows.md): whom an entity is about, and a nominator, are never asked and never decide. */
 
 async function ok(t: Test, res: Awaited<ReturnType<Inject>>, status: number, label: string) {
   t.equal(res.statusCode, status, `${label} (${res.body.slice(0, 300)})`)

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import { approveAll, decide, path, spec, workflowDepartment, type Department, type Inject } from './support.js'
 
-/** Plans under review and approved plans (DESIGN 6.2): a review freezes its plan; a change voids an approval. */
+/** Plans under review and approved plans (docs/degree-audit.md): a review freezes its plan; a change voids an approval. */
 
 const base = spec('major_plans').base
 const planUrl = (id: string) => `/api/student-plans/${path(id)}`
