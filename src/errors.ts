@@ -12,7 +12,7 @@ const bearer = { 'www-authenticate': 'Bearer' }
 const retrySoon = { 'retry-after': '5' }
 
 /**
- * Every condition an error answer reports (DESIGN 4), one stable code each, with its status. Clients
+ * Every condition an error answer reports (docs/errors.md), one stable code each, with its status. Clients
  * match on the code, never on the message. docs/errors.md lists the same table; a test holds the two
  * together, and the test app fails any test whose route answers a 4xx or 5xx without a listed code.
  */
@@ -43,6 +43,7 @@ export const errorTable = {
   ADKS_BACKUP_NOT_FOUND: { status: 404, condition: 'No backup of this name is in BACKUP_DIR' },
   ADKS_IMPORT_NOT_FOUND: { status: 404, condition: "The person's publications have not been imported yet" },
   ADKS_DEGREE_NOT_CHOSEN: { status: 404, condition: 'The student has no degree to audit; name one with the degree query parameter' },
+  ADKS_PERSON_NOT_LINKED: { status: 404, condition: 'The signed-in user has no Person record (none has their campus id or email), so there is no own record to read or edit' },
   ADKS_SSO_NOT_CONFIGURED: { status: 404, condition: 'Single sign-on (SAML) is not configured on this service' },
   ADKS_VERSION_CONFLICT: { status: 409, condition: 'The record is no longer at the version the request names (If-Match or _version); read it again' },
   ADKS_WRITE_CONTENDED: { status: 409, condition: 'Others changed the record (or the plan being submitted) too often while this write was tried; try again' },
@@ -137,6 +138,7 @@ export const BackupNotFound = coded('ADKS_BACKUP_NOT_FOUND')
 export const BackupInvalid = coded('ADKS_BACKUP_INVALID')
 export const DegreeNotChosen = coded('ADKS_DEGREE_NOT_CHOSEN')
 export const SsoNotConfigured = coded('ADKS_SSO_NOT_CONFIGURED')
+export const PersonNotLinked = coded('ADKS_PERSON_NOT_LINKED')
 export const VersionConflict = coded('ADKS_VERSION_CONFLICT')
 export const WriteContended = coded('ADKS_WRITE_CONTENDED')
 export const DuplicateRecord = coded('ADKS_DUPLICATE_RECORD')

@@ -123,7 +123,7 @@ export class RecordService {
     this.history = new HistoryWrites(store)
   }
 
-  /** Whether the class's records keep revisions (all but bookkeeping, DESIGN 6.9). */
+  /** Whether the class's records keep revisions (all but bookkeeping, docs/history.md). */
   keepsHistory(cls: ClassDef): boolean {
     return cls.metadata.history !== false
   }
@@ -213,14 +213,18 @@ export class RecordService {
     return this.collectionOf(cls).find(filter, { ...options, omit: internalFields })
   }
 
-  /** `key` fixes the identifier instead of deriving it from the @key (seeding, syncs by natural key). */
-  async create<N extends string>(className: N, input: unknown, options: { key?: string } & WriteBy & WriteNote): Promise<RecordOf<N>> {
+  /**
+   * `key` fixes the identifier instead of deriving it from the @key (seeding, syncs by natural key).
+   * `carry` is internal fields written in the record's own insert, never shown or kept in its history:
+   * a run record's outcome events, so that the record never lands without them (docs/notifications.md).
+   */
+  async create<N extends string>(className: N, input: unknown, options: { key?: string; carry?: { readonly _events: readonly unknown[] } } & WriteBy & WriteNote): Promise<RecordOf<N>> {
     const cls = this.storedClass(className)
     const { id, fields, refs } = this.prepare(cls, input, options.key)
     await assertReferencesExist(this.store, this.schema, refs)
     await this.runChecks(cls, fields, id, 'create')
     const stamp = this.now().toISOString()
-    const doc = this.document(cls, id, fields, stamp)
+    const doc = { ...this.document(cls, id, fields, stamp), ...options.carry }
     const history = this.keepsHistory(cls)
     if (history) doc._version = (await this.history.firstVersions([id])).get(id) ?? 1
     try {

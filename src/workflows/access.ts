@@ -8,7 +8,7 @@ import type { StoredInstance } from './types.js'
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [])
 
 /**
- * Who may create, edit and submit a domain's entity (DESIGN 6.3): for the `student` rule the student,
+ * Who may create, edit and submit a domain's entity (docs/workflows.md): for the `student` rule the student,
  * one of their advisors or an admin; for `self` the applicant or an admin; for `nominator` faculty,
  * staff or admins, as the nominator. Refused with the reason.
  */

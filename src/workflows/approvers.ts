@@ -10,7 +10,7 @@ const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filt
 
 /**
  * Who holds each approver role for one entity, read from the current records each time a stage may
- * activate (DESIGN 6.3): advisors named on the entity (a thesis's advisor, a research supervisor), else
+ * activate (docs/workflows.md): advisors named on the entity (a thesis's advisor, a research supervisor), else
  * the student's `advisors`; committee members of the Group a stage names, else of the Group the domain
  * names by name (fellowship and award committees), else a graduate student's `committee`; department admins, the users with role admin. Users are named by their workflow id
  * (identity.ts). Nothing is remembered between calls, so a changed advisor or group counts at once.

@@ -23,7 +23,7 @@ export interface WorkflowCatalogDeps {
 }
 
 /**
- * /api/workflows (DESIGN 6.3): the definitions, which admins version, and the instances across domains,
+ * /api/workflows (docs/workflows.md): the definitions, which admins version, and the instances across domains,
  * each seen by its participants and admins only. Acting on an instance goes through its domain's
  * entity (service.ts), never through here.
  */

@@ -9,7 +9,7 @@ import type { Principal } from '../auth/principal.js'
 type Fields = Readonly<Record<string, unknown>>
 
 /**
- * Committee groups belong to admins (DESIGN 5.1). A group a workflow names is a committee: the group a
+ * Committee groups belong to admins (docs/workflows.md). A group a workflow names is a committee: the group a
  * stage of any definition names (every version, since instances keep running on old ones), or the group
  * a domain names as its committee (the fellowship and award committees, by name). Its members decide,
  * so only an admin creates, renames, deletes it or changes its members; a manage_groups holder who is

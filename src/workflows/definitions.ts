@@ -14,7 +14,7 @@ const committee = (name: string, policy: WorkflowStage['policy'], quorum?: numbe
   ({ key: 'committee', name, approver_role: 'committee_member', policy, ...(quorum !== undefined ? { quorum } : {}), due_in_days: 21 })
 
 /**
- * The definitions seeded when a domain has none (DESIGN 6.3's table). Advisor stages ask every advisor
+ * The definitions seeded when a domain has none (docs/workflows.md, "The domains"). Advisor stages ask every advisor
  * (`all`, as the thesis row says); the department stage any one admin. The fellowship and award
  * committees name no group: their members are those of the Group named in the registry row.
  */

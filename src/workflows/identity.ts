@@ -21,7 +21,7 @@ export interface Caller {
   readonly role: Principal['role']
 }
 
-/** Workflows are people's business: an API key never reaches them (SECURITY D). */
+/** Workflows are people's business: an API key never reaches them (docs/workflows.md). */
 export async function callerOf(principal: Principal, people: People): Promise<Caller> {
   if (principal.kind !== 'user') throw new ApiKeyNotAllowed('API keys cannot use approval workflows')
   const person = await people.personOf(principal)

@@ -54,7 +54,7 @@ export class OverdueSweep {
 
 /**
  * Approvals past their stage's due_at are marked overdue, and stages past twice their due time gain the
- * department admins (DESIGN 6.3). Due times are whole days: hourly marks each within the hour.
+ * department admins (docs/workflows.md). Due times are whole days: hourly marks each within the hour.
  */
 export function overdueMaintenance(sweep: Pick<OverdueSweep, 'sweep'>): MaintenanceJobs {
   return { 'sweep-overdue-approvals': { every: hour, run: async (now) => ({ ...await sweep.sweep(now) }) } }

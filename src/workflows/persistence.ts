@@ -16,7 +16,7 @@ export const instanceIndexes: readonly IndexSpec[] = [
 ]
 
 /**
- * The outbox fields (DESIGN 6.7): history entries from `events_relayed` on are events not yet relayed,
+ * The outbox fields (docs/notifications.md): history entries from `events_relayed` on are events not yet relayed,
  * and `events_pending` (indexed) finds such instances. Both are written in the same compare-and-set as
  * the entries; the relay clears the flag by a write conditional on the version it read, so an entry
  * written meanwhile keeps it set. An instance stored before there were events starts relaying from its

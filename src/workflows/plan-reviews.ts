@@ -18,7 +18,7 @@ interface Review {
 const voided = (instance: StoredInstance | null) => instance?.history.some((entry) => entry.action === 'voided') === true
 
 /**
- * What a plan's major-plan reviews allow (DESIGN 6.2): a plan under review does not change; a change to
+ * What a plan's major-plan reviews allow (docs/workflows.md, "Major plans: a plan under review, an approved plan"): a plan under review does not change; a change to
  * an approved plan voids the approval. The instances are the truth of where each review stands; the
  * plan's `review` field, written by a compare-and-set when a review starts (`fence`), makes a plan edit
  * that raced the start fail on the plan's `_version`, whichever of the two wrote first:

@@ -1,5 +1,5 @@
 /**
- * The six workflow domains (DESIGN 6.3), one row each: the entity class, where its routes live, who
+ * The six workflow domains (docs/workflows.md), one row each: the entity class, where its routes live, who
  * the entity is about, who may create and submit it, and how decisions are posted. Routes, the service
  * and the seeded definitions are all generated from this table.
  */
@@ -58,7 +58,7 @@ export interface DomainSpec {
   /** The student the entity is about, whose advisors and committee the stages ask; none for nominations. */
   student(entity: EntityFields): string | undefined
   /**
-   * Fields naming the people who may never decide on the entity (DESIGN 6.3, conflicts of interest):
+   * Fields naming the people who may never decide on the entity (docs/workflows.md, "Conflicts of interest"):
    * whom it is about (the student, the applicant, the nominee) and who proposed it (the nominator).
    */
   readonly conflictFields: readonly string[]

@@ -53,7 +53,7 @@ function fieldsOf(body: Readonly<Record<string, unknown>>): Record<string, unkno
 }
 
 /**
- * The workflow service (DESIGN 6.3): the domains' entities and their instances. The engine of
+ * The workflow service (docs/workflows.md): the domains' entities and their instances. The engine of
  * src/domain/workflows decides every action; this layer finds who holds each role (approvers.ts),
  * writes instances by compare-and-set (persistence.ts) and keeps each entity's status a projection of
  * its instance (repair.ts). API keys never reach it.

@@ -1,5 +1,5 @@
 /**
- * Every path that writes a record leaves a revision naming who wrote it and through what (DESIGN 6.9):
+ * Every path that writes a record leaves a revision naming who wrote it and through what (docs/history.md):
  * a table over the API's write routes (from its OpenAPI document, so a new route must be placed here),
  * and each job kind that writes records. At the end every record of every collection with history
  * agrees with its revisions, and no revision is anonymous.
@@ -87,6 +87,8 @@ t.test('every write route and job kind leaves a revision naming its actor', asyn
   const planId = plan.json()._id as string
   await writes(una, 'PUT', '/api/student-plans/{id}', `/api/student-plans/${path(planId)}`, 200, { id: planId, op: 'update', actor: unaId }, { plan_name: 'Renamed' })
   await writes(una, 'DELETE', '/api/student-plans/{id}', `/api/student-plans/${path(planId)}`, 200, { id: planId, op: 'delete', actor: unaId })
+  // One's own record, edited by its owner through the self route (an undergraduate's, which only admins read by id).
+  await writes(una, 'PUT', '/api/auth/me/person', '/api/auth/me/person', 200, { id: ids.una, op: 'update', actor: unaId }, { phone: '555-0107' })
 
   // Workflow definitions and every domain's entities: drafts, submissions, decisions, withdrawals.
   const definitions = (await admin({ method: 'GET', url: '/api/workflows' })).json().items as { _id: string; domain: string; stages: object[] }[]

@@ -10,7 +10,7 @@ let taken: CallbackParams | null = null
 /**
  * Reads the custom token (or the error) out of the address and removes it at once with
  * history.replaceState, before any other code runs or any request is made, so it stays in neither the
- * address bar nor the history (SECURITY J). Called by main.tsx before the router starts.
+ * address bar nor the history (docs/web.md, "Signing in"). Called by main.tsx before the router starts.
  */
 export function captureCallbackParams(): void {
   if (window.location.pathname !== '/auth/saml-callback' || !window.location.search) return

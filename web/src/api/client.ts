@@ -21,7 +21,7 @@ export interface RequestOptions<O> {
   readonly headers?: HeaderParams<O>
 }
 
-/** A refusal or failure, with the server's own message (DESIGN 6.8 shows it as it is). */
+/** A refusal or failure, with the server's own message (docs/web.md: shown as it is). */
 export class ApiError extends Error {
   /** `code` is the answer's ADKS_* code, where a page must tell refusals of one status apart (409s). */
   constructor(readonly status: number, message: string, readonly code?: string) {

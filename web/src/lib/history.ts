@@ -3,7 +3,7 @@ import type { components } from '../api/schema.js'
 type Permission = components['schemas']['Permission']
 
 /**
- * The record routes that keep a history (DESIGN 6.9), each with the permission its restore needs: the
+ * The record routes that keep a history (docs/history.md), each with the permission its restore needs: the
  * one the class schema names for writing the resource (`@metadata.permissions.write`). /api/schemas does
  * not serve it, so it is copied here: test/web/history-logic.test.ts holds it to the class schema, and a
  * route losing its history breaks the web type check (pages/history/routes.ts). It only decides whether

@@ -1,4 +1,4 @@
-/** The six approval domains (DESIGN 6.3): the app's path segment, a label, and the API's paths. */
+/** The six approval domains (docs/workflows.md): the app's path segment, a label, and the API's paths. */
 export const domains = [
   { key: 'thesis', label: 'Honors thesis', base: '/api/thesis/requests', pending: '/api/thesis/pending-approvals' },
   { key: 'independent-research', label: 'Independent research', base: '/api/independent-research/requests', pending: '/api/independent-research/pending-approvals' },

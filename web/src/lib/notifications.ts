@@ -4,7 +4,7 @@ import { safeReturnTo } from './return-to.js'
 export type NotificationType = components['schemas']['Notification']['type']
 
 /**
- * What happened, in words, per event type (DESIGN 6.7). A Record, so a type the API adds breaks the
+ * What happened, in words, per event type (docs/notifications.md). A Record, so a type the API adds breaks the
  * web type check until it has its words.
  */
 export const happened: Readonly<Record<NotificationType, string>> = {

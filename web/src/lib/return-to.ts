@@ -2,7 +2,7 @@
 export const defaultReturnTo = '/dashboard'
 
 /**
- * A same-site path to go to after signing in, as the server checks `returnTo` (DESIGN 5.2): one leading
+ * A same-site path to go to after signing in, as the server checks `returnTo` (docs/auth.md): one leading
  * `/`, not `//` or `/\` (which browsers read as another host), no control characters or whitespace, and
  * not the sign-in pages themselves. Anything else gives `/dashboard`.
  */

@@ -20,7 +20,7 @@ const marginMs = 10_000
 
 /**
  * The ID token, in memory and in the tab's sessionStorage (so a reload keeps it and closing the tab
- * forgets it); never localStorage, never a cookie (SECURITY J). It holds only the caller's own token,
+ * forgets it); never localStorage, never a cookie (docs/web.md, "Signing in"). It holds only the caller's own token,
  * never data, and decides no access: the server checks the token on every request. It is dropped when
  * read within 10 s of expiry, at sign-out, and when the API answers 401 to it (a revocation, by this tab
  * or another instance). Shown by test/web/logic.test.ts (expiry, storage) and test/web/sign-in.test.ts

@@ -4,7 +4,7 @@ import { safeReturnTo } from '../lib/return-to'
 import { sessions } from '../session'
 import { Alert, Title } from '../ui'
 
-/** Whether single sign-on is configured: its public metadata route answers 404 when it is not (DESIGN 5.2). */
+/** Whether single sign-on is configured: its public metadata route answers 404 when it is not (docs/auth.md). */
 async function samlConfigured(): Promise<boolean> {
   const response = await fetch('/api/auth/saml/metadata', { method: 'HEAD', cache: 'no-store' })
   return response.ok

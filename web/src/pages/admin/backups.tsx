@@ -36,7 +36,7 @@ function endedText(job: Job): Outcome {
 }
 
 /**
- * /admin/backups (DESIGN 8.1): the files of BACKUP_DIR with what the service knows of each, the schedule,
+ * /admin/backups (docs/operations.md, "Backups and restore"): the files of BACKUP_DIR with what the service knows of each, the schedule,
  * "Back up now" followed live to its end, and verifying a file. Admins only, as the API decides.
  */
 export default function Backups() {

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 
-/** Record pages in the app, ids URL-encoded as the API's paths carry them (DESIGN 6.8). */
+/** Record pages in the app, ids URL-encoded as the API's paths carry them (docs/web.md). */
 export const personPath = (id: string) => `/people/${encodeURIComponent(id)}`
 export const coursePath = (id: string) => `/courses/${encodeURIComponent(id)}`
 

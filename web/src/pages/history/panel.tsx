@@ -72,7 +72,7 @@ function Entry({ entry, level, restore, busy }: { entry: HistoryEntry; level: Le
 }
 
 /**
- * A record's History panel (DESIGN 6.9): its changes newest first, who made each, when and through
+ * A record's History panel (docs/history.md): its changes newest first, who made each, when and through
  * what, and, given `restore`, "Restore version N" where the caller holds the resource's write
  * permission. Neither a deletion nor the version the record is at now is offered: restoring those
  * writes nothing. A restore refused because the record changed since the page read it offers "Reload

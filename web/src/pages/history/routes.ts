@@ -7,7 +7,7 @@ type DetailPath = `${RecordRoute}/{id}`
 type RestorePath<B extends RecordRoute> = `${B}/{id}/restore`
 
 /**
- * The routes that answer a history (DESIGN 6.9): a record route's own, and those of records without a
+ * The routes that answer a history (docs/history.md): a record route's own, and those of records without a
  * resource of their own, beside the route that serves them. A workflow entity's is `/revisions`: its
  * `/history` is the approvals' actions, another shape. Only the record routes have a restore.
  */

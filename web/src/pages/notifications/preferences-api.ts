@@ -4,7 +4,7 @@ import type { components } from '../../api/schema'
 export type Preferences = components['schemas']['NotificationPreferences']
 export type Frequency = Preferences['email']
 
-/** How often a user is emailed (DESIGN 6.7), in the order the page offers them. */
+/** How often a user is emailed (docs/notifications.md), in the order the page offers them. */
 export const frequencies: readonly Frequency[] = ['immediate', 'daily', 'weekly', 'off']
 
 export function readPreferences(): Promise<Preferences> {

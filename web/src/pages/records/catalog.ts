@@ -129,7 +129,7 @@ export function labelOf(row: Row): string {
 export const recordsPath = (cls: string, id?: string) => `/admin/records/${encodeURIComponent(cls)}${id === undefined ? '' : `/${encodeURIComponent(id)}`}`
 
 /**
- * The records pages are the admins' (DESIGN 6.8), but most lists they show are open to every signed-in
+ * The records pages are the admins' (docs/web.md, "Admins' records"), but most lists they show are open to every signed-in
  * user. The server decides who is an admin: an admin-only read answers 403 to anyone else, and the
  * pages show that refusal instead of the records.
  */

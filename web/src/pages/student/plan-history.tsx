@@ -23,7 +23,7 @@ function PlanHistory({ plan, open, onToggle }: { plan: Plan; open: boolean; onTo
 }
 
 /**
- * Each plan's history (DESIGN 6.9), read-only, behind a disclosure of its own: every read of a
+ * Each plan's history (docs/history.md), read-only, behind a disclosure of its own: every read of a
  * student's history is audited, so none is read until someone asks for it.
  */
 export function PlanHistories({ plans, open, onToggle }: Props) {

@@ -11,7 +11,7 @@ export interface Field {
   readonly optional?: boolean
 }
 
-/** How the requests page treats one workflow domain (DESIGN 6.3; docs/workflows.md's routes). */
+/** How the requests page treats one workflow domain (docs/workflows.md, "The domains"). */
 export interface RequestKind {
   readonly domain: DomainKey
   /** The list filter, and the entity field, naming whose request it is. */
