@@ -30,6 +30,7 @@ import { campusSyncRoutes } from './routes/campus-sync/index.js'
 import { publicationImportRoutes } from './routes/publications/import.js'
 import { apiKeyRoutes } from './routes/auth/api-keys.js'
 import { meRoutes } from './routes/auth/me.js'
+import { mePersonRoutes } from './routes/auth/me-person.js'
 import { sessionRoutes } from './routes/auth/session.js'
 import { samlRoutes } from './routes/auth/saml.js'
 import { tokenRoutes } from './routes/auth/token.js'
@@ -147,6 +148,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
     await app.register(healthRoutes)
     await app.register(meRoutes)
+    await app.register(mePersonRoutes)
     await app.register(sessionRoutes)
     await app.register(apiKeyRoutes)
     await app.register(samlRoutes, { signIn: services.samlSignIn, customTokens: services.customTokens })

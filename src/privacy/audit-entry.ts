@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto'
 import { Type, type Static } from '@sinclair/typebox'
 
-/** The spec's resource types, plus `audit-log` for reads of the audit log itself and `user` for role changes. */
-export const auditResourceTypes = ['enrollment', 'grade', 'transcript', 'degree-progress', 'student-plan', 'audit-log', 'user'] as const
+/**
+ * The spec's resource types, plus `audit-log` for reads of the audit log itself, `user` for role changes
+ * and `person` for one's own record (GET|PUT /api/auth/me/person, docs/privacy.md).
+ */
+export const auditResourceTypes = ['enrollment', 'grade', 'transcript', 'degree-progress', 'student-plan', 'audit-log', 'user', 'person'] as const
 export type AuditResourceType = (typeof auditResourceTypes)[number]
 
 export const auditActions = ['view', 'create', 'update', 'delete'] as const

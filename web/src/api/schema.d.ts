@@ -61,6 +61,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/me/person": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your own Person record
+         * @description The Person record linked to the signed-in user (by campus id, else email), whatever its kind: undergraduates read theirs here although GET /api/people/:id shows it to admins only. Audited. 404 ADKS_PERSON_NOT_LINKED when no record is linked. Needs a signed-in user.
+         */
+        get: operations["getOwnPerson"];
+        /**
+         * Edit your own Person record
+         * @description Changes only the fields your kind of record lets its owner edit (a 400 names any other). With If-Match or _version the update applies only to that version (else 409 ADKS_VERSION_CONFLICT). Written as you, so the record's history names you. Audited. Needs a signed-in user.
+         */
+        put: operations["updateOwnPerson"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -4198,7 +4222,7 @@ export interface components {
             /** @description The signed-in user, or the owner of the API key; null when the caller was not identified */
             userId: string | null;
             /** @enum {string} */
-            resourceType: "enrollment" | "grade" | "transcript" | "degree-progress" | "student-plan" | "audit-log" | "user";
+            resourceType: "enrollment" | "grade" | "transcript" | "degree-progress" | "student-plan" | "audit-log" | "user" | "person";
             /** @description The record named in the request path (the created record for a create) */
             resourceId: string | null;
             /** @enum {string} */
@@ -4950,7 +4974,7 @@ export interface components {
              * @description The condition, a stable name clients match on (docs/errors.md says what each means)
              * @enum {string}
              */
-            code: "ADKS_VALIDATION_FAILED" | "ADKS_REFERENCE_NOT_FOUND" | "ADKS_BODY_MALFORMED" | "ADKS_URL_MALFORMED" | "ADKS_CREDENTIALS_AMBIGUOUS" | "ADKS_BAD_REQUEST" | "ADKS_SAML_MALFORMED" | "ADKS_AUTH_REQUIRED" | "ADKS_TOKEN_INVALID" | "ADKS_API_KEY_INVALID" | "ADKS_CUSTOM_TOKEN_INVALID" | "ADKS_SAML_INVALID" | "ADKS_SAML_SIGNATURE_INVALID" | "ADKS_SAML_USER_UNUSABLE" | "ADKS_PERMISSION_DENIED" | "ADKS_API_KEY_NOT_ALLOWED" | "ADKS_STUDENT_ACCESS_DENIED" | "ADKS_RECORD_NOT_FOUND" | "ADKS_ROUTE_NOT_FOUND" | "ADKS_SCHEMA_NOT_FOUND" | "ADKS_QUEUE_NOT_FOUND" | "ADKS_JOB_NOT_FOUND" | "ADKS_SCHEDULE_NOT_FOUND" | "ADKS_BACKUP_NOT_FOUND" | "ADKS_IMPORT_NOT_FOUND" | "ADKS_DEGREE_NOT_CHOSEN" | "ADKS_SSO_NOT_CONFIGURED" | "ADKS_VERSION_CONFLICT" | "ADKS_WRITE_CONTENDED" | "ADKS_DUPLICATE_RECORD" | "ADKS_RECORD_REFERENCED" | "ADKS_RESTORE_CONFLICT" | "ADKS_PLAN_UNDER_REVIEW" | "ADKS_WORKFLOW_CONFLICT" | "ADKS_API_KEY_ACTIVE" | "ADKS_JOB_NOT_FAILED" | "ADKS_BODY_TOO_LARGE" | "ADKS_URL_TOO_LONG" | "ADKS_MEDIA_TYPE_UNSUPPORTED" | "ADKS_BACKUP_INVALID" | "ADKS_RATE_LIMITED" | "ADKS_INTERNAL" | "ADKS_SYNC_SOURCE_UNREADABLE" | "ADKS_STORE_UNAVAILABLE" | "ADKS_SHARED_STATE_UNAVAILABLE" | "ADKS_CACHE_UNAVAILABLE" | "ADKS_JOBS_UNAVAILABLE" | "ADKS_SCHEMA_CHANGED" | "ADKS_AUDIT_UNAVAILABLE" | "ADKS_SHUTTING_DOWN" | "ADKS_NOT_READY" | "ADKS_WEB_APP_NOT_BUILT";
+            code: "ADKS_VALIDATION_FAILED" | "ADKS_REFERENCE_NOT_FOUND" | "ADKS_BODY_MALFORMED" | "ADKS_URL_MALFORMED" | "ADKS_CREDENTIALS_AMBIGUOUS" | "ADKS_BAD_REQUEST" | "ADKS_SAML_MALFORMED" | "ADKS_AUTH_REQUIRED" | "ADKS_TOKEN_INVALID" | "ADKS_API_KEY_INVALID" | "ADKS_CUSTOM_TOKEN_INVALID" | "ADKS_SAML_INVALID" | "ADKS_SAML_SIGNATURE_INVALID" | "ADKS_SAML_USER_UNUSABLE" | "ADKS_PERMISSION_DENIED" | "ADKS_API_KEY_NOT_ALLOWED" | "ADKS_STUDENT_ACCESS_DENIED" | "ADKS_RECORD_NOT_FOUND" | "ADKS_ROUTE_NOT_FOUND" | "ADKS_SCHEMA_NOT_FOUND" | "ADKS_QUEUE_NOT_FOUND" | "ADKS_JOB_NOT_FOUND" | "ADKS_SCHEDULE_NOT_FOUND" | "ADKS_BACKUP_NOT_FOUND" | "ADKS_IMPORT_NOT_FOUND" | "ADKS_DEGREE_NOT_CHOSEN" | "ADKS_PERSON_NOT_LINKED" | "ADKS_SSO_NOT_CONFIGURED" | "ADKS_VERSION_CONFLICT" | "ADKS_WRITE_CONTENDED" | "ADKS_DUPLICATE_RECORD" | "ADKS_RECORD_REFERENCED" | "ADKS_RESTORE_CONFLICT" | "ADKS_PLAN_UNDER_REVIEW" | "ADKS_WORKFLOW_CONFLICT" | "ADKS_API_KEY_ACTIVE" | "ADKS_JOB_NOT_FAILED" | "ADKS_BODY_TOO_LARGE" | "ADKS_URL_TOO_LONG" | "ADKS_MEDIA_TYPE_UNSUPPORTED" | "ADKS_BACKUP_INVALID" | "ADKS_RATE_LIMITED" | "ADKS_INTERNAL" | "ADKS_SYNC_SOURCE_UNREADABLE" | "ADKS_STORE_UNAVAILABLE" | "ADKS_SHARED_STATE_UNAVAILABLE" | "ADKS_CACHE_UNAVAILABLE" | "ADKS_JOBS_UNAVAILABLE" | "ADKS_SCHEMA_CHANGED" | "ADKS_AUDIT_UNAVAILABLE" | "ADKS_SHUTTING_DOWN" | "ADKS_NOT_READY" | "ADKS_WEB_APP_NOT_BUILT";
         };
         /**
          * Faculty
@@ -6057,6 +6081,32 @@ export interface components {
          * @enum {string}
          */
         OverrideMode: "force" | "exclude";
+        /**
+         * OwnPersonUpdate
+         * @description Only the fields your kind of record lets its owner edit (schema metadata `self_editable`); any other field is refused with a 400 naming it. null removes a field.
+         */
+        OwnPersonUpdate: {
+            /** @description Short biography shown on the profile page */
+            bio?: string | null;
+            /** @description Degrees held, one line each (e.g. "PhD, Computer Science, MIT, 2009") */
+            education?: string[];
+            /** @description Office location */
+            office?: string | null;
+            /** @description Office phone number */
+            phone?: string | null;
+            /** @description Personal web page */
+            website?: string | null;
+            /** @description Address of a profile photo */
+            profile_image?: string | null;
+            /** @description Research topics, one phrase each */
+            research_interests?: string[];
+            /** @description Main research area, used to group the faculty list */
+            area?: string | null;
+            /** @description Version the update applies to (else If-Match); 409 when the record has moved on */
+            _version?: number;
+        } & {
+            [key: string]: unknown;
+        };
         /** @enum {string} */
         Permission: "read_people" | "read_courses" | "read_publications" | "read_labs" | "read_resources" | "write_people" | "write_courses" | "write_publications" | "write_labs" | "write_resources" | "manage_profiles" | "manage_groups" | "manage_jobs";
         /**
@@ -8834,6 +8884,68 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getOwnPerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A member of the department: faculty, staff or student. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateOwnPerson: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Version the update applies to, as returned in ETag */
+                "if-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Only the fields your kind of record lets its owner edit (schema metadata `self_editable`); any other field is refused with a 400 naming it. null removes a field. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnPersonUpdate"];
+            };
+        };
+        responses: {
+            /** @description A member of the department: faculty, staff or student. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     loginAuth: {
@@ -13398,7 +13510,7 @@ export interface operations {
                 offset?: number;
                 /** @description Only entries of this user */
                 userId?: string;
-                resourceType?: "enrollment" | "grade" | "transcript" | "degree-progress" | "student-plan" | "audit-log" | "user";
+                resourceType?: "enrollment" | "grade" | "transcript" | "degree-progress" | "student-plan" | "audit-log" | "user" | "person";
                 /** @description Only entries about this record */
                 resourceId?: string;
                 /** @description Entries at or after: an ISO 8601 date (2025-09-01) or date-time with a zone (2025-09-01T08:00:00Z) */

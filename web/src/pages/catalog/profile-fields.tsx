@@ -1,7 +1,7 @@
 import type { components } from '../../api/schema'
 
 type Person = components['schemas']['Person']
-type Update = components['schemas']['PersonUpdate']
+type Update = components['schemas']['OwnPersonUpdate']
 
 /** The fields a profile offers, each a line or, for lists, a line per entry; the server decides what may change. */
 const singles = [['office', 'Office'], ['phone', 'Phone'], ['website', 'Website'], ['profile_image', 'Photo address']] as const
@@ -14,8 +14,6 @@ export interface Draft {
   readonly education: string
   readonly interests: string
 }
-
-export const emptyDraft: Draft = { singles: {}, bio: '', education: '', interests: '' }
 
 export function draftOf(person: Person): Draft {
   const all: Single[] = [...singles.map(([f]) => f), ...facultySingles.map(([f]) => f)]
@@ -36,18 +34,6 @@ export function updateOf(person: Person, draft: Draft): Update {
   const update: Record<string, unknown> = { _version: person._version, bio: draft.bio.trim() || null, education: lines(draft.education) }
   for (const [field] of fields) update[field] = draft.singles[field]?.trim() || null
   if (faculty) update.research_interests = lines(draft.interests)
-  return update as Update
-}
-
-/**
- * The edit of a profile whose current values are not known (a record the server does not show its
- * owner): only the fields filled in are sent, so the others keep what the record holds.
- */
-export function changesOf(draft: Draft): Update {
-  const update: Record<string, unknown> = {}
-  if (draft.bio.trim()) update.bio = draft.bio.trim()
-  if (lines(draft.education).length) update.education = lines(draft.education)
-  for (const [field] of singles) if (draft.singles[field]?.trim()) update[field] = draft.singles[field].trim()
   return update as Update
 }
 

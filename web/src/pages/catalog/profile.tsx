@@ -1,19 +1,18 @@
 import { useState, type FormEvent } from 'react'
 import { api, ApiError } from '../../api/client'
 import type { components } from '../../api/schema'
-import { useMe } from '../../shell'
 import { Alert, Loading, messageOf, Title, useLoad } from '../../ui'
 import { PersonLink } from './links'
-import { changesOf, draftOf, emptyDraft, ProfileFields, updateOf, type Draft } from './profile-fields'
+import { draftOf, ProfileFields, updateOf } from './profile-fields'
 
 type Person = components['schemas']['Person']
-type Update = components['schemas']['PersonUpdate']
+type Update = components['schemas']['OwnPersonUpdate']
 type Outcome = { readonly ok: boolean; readonly text: string } | null
 
-/** Sends an edit of the caller's Person; the outcome to show, and the record the server answers, if it saved. */
-async function send(id: string, body: Update): Promise<{ outcome: Outcome; saved?: Person }> {
+/** Sends an edit of the caller's own record; the outcome to show, and the record the server answers, if it saved. */
+async function send(body: Update): Promise<{ outcome: Outcome; saved?: Person }> {
   try {
-    return { outcome: { ok: true, text: 'Saved.' }, saved: await api('put', '/api/people/{id}', { path: { id }, body }) }
+    return { outcome: { ok: true, text: 'Saved.' }, saved: await api('put', '/api/auth/me/person', { body }) }
   } catch (error) {
     return { outcome: { ok: false, text: messageOf(error) } }
   }
@@ -34,7 +33,7 @@ function Editor({ initial }: { initial: Person }) {
     event.preventDefault()
     setBusy(true)
     setOutcome(null)
-    const { outcome, saved } = await send(person._id, updateOf(person, draft))
+    const { outcome, saved } = await send(updateOf(person, draft))
     if (saved) {
       setPerson(saved)
       setDraft(draftOf(saved))
@@ -46,7 +45,7 @@ function Editor({ initial }: { initial: Person }) {
   async function reload() {
     setOutcome(null)
     try {
-      const fresh = await api('get', '/api/people/{id}', { path: { id: person._id } })
+      const fresh = await api('get', '/api/auth/me/person', {})
       setPerson(fresh)
       setDraft(draftOf(fresh))
     } catch (error) {
@@ -54,9 +53,14 @@ function Editor({ initial }: { initial: Person }) {
     }
   }
 
+  // An undergraduate's public page is for admins only (docs/privacy.md), so no link leads them to a refusal.
+  const publicPage = person.type !== 'UndergraduateStudent'
   return (
     <form onSubmit={(event) => { void save(event) }} aria-label="Your profile" noValidate>
-      <p>{person.first_name} {person.last_name}{person.email && `, ${person.email}`} (<PersonLink id={person._id}>your public page</PersonLink>). Your name and email come from the department's records.</p>
+      <p>
+        {person.first_name} {person.last_name}{person.email && `, ${person.email}`}
+        {publicPage && <> (<PersonLink id={person._id}>your public page</PersonLink>)</>}. Your name and email come from the department's records.
+      </p>
       <ProfileFields draft={draft} setDraft={setDraft} faculty={person.type === 'Faculty'} />
       <div className="actions">
         <button type="submit" disabled={busy}>Save</button>
@@ -67,67 +71,29 @@ function Editor({ initial }: { initial: Person }) {
   )
 }
 
-/**
- * The profile of a record the server does not show its owner (an undergraduate's, DESIGN 6.1), which
- * they may still edit: the fields start empty and only those filled in are sent.
- */
-function BlindEditor({ id, refusal }: { id: string; refusal: string }) {
-  const [draft, setDraft] = useState<Draft>(emptyDraft)
-  const [outcome, setOutcome] = useState<Outcome>(null)
-  const [busy, setBusy] = useState(false)
-
-  async function save(event: FormEvent) {
-    event.preventDefault()
-    const changes = changesOf(draft)
-    if (Object.keys(changes).length === 0) {
-      setOutcome({ ok: false, text: 'Nothing to save: fill in the fields to change.' })
-      return
-    }
-    setBusy(true)
-    setOutcome(null)
-    setOutcome((await send(id, changes)).outcome)
-    setBusy(false)
-  }
-
-  return (
-    <form onSubmit={(event) => { void save(event) }} aria-label="Your profile" noValidate>
-      <Alert>{refusal}</Alert>
-      <p>The server does not show you your own record, so its current values are not shown here. You may still change your profile: fill in the fields to change; those left empty keep what your record holds.</p>
-      <ProfileFields draft={draft} setDraft={setDraft} faculty={false} />
-      <div className="actions">
-        <button type="submit" disabled={busy}>Save</button>
-      </div>
-      <OutcomeNote outcome={outcome} />
-    </form>
-  )
-}
-
-type Own = { readonly person: Person } | { readonly refusal: string }
-
-/** The caller's Person, or the server's refusal to show it (which leaves its profile editable). */
-async function ownPerson(id: string): Promise<Own> {
+/** The caller's own record from the self route (docs/auth.md), or null when no record is linked to them. */
+async function ownPerson(): Promise<Person | null> {
   try {
-    return { person: await api('get', '/api/people/{id}', { path: { id } }) }
+    return await api('get', '/api/auth/me/person', {})
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 403 || error.status === 404)) return { refusal: error.message }
+    if (error instanceof ApiError && error.code === 'ADKS_PERSON_NOT_LINKED') return null
     throw error
   }
 }
 
 /**
- * The caller's own Person, as the server links it (`personId` of GET /api/auth/me, DESIGN 5.1); the
- * server checks again, on saving, that the record is the caller's own.
+ * The caller's own Person with its current values, whatever its kind: GET /api/auth/me/person serves it
+ * to undergraduates too, whose record GET /api/people/:id keeps for admins.
  */
 export default function Profile() {
-  const { personId } = useMe()
-  const own = useLoad(() => (personId ? ownPerson(personId) : Promise.resolve(null)), [personId])
+  const own = useLoad(ownPerson, [])
   return (
     <>
       <Title>Your profile</Title>
       {own.state === 'loading' && <Loading />}
       {own.state === 'failed' && <Alert>{own.error}</Alert>}
       {own.state === 'ready' && !own.data && <p>You have no profile: no department record is linked to your account.</p>}
-      {own.state === 'ready' && own.data && personId && ('person' in own.data ? <Editor initial={own.data.person} /> : <BlindEditor id={personId} refusal={own.data.refusal} />)}
+      {own.state === 'ready' && own.data && <Editor initial={own.data} />}
     </>
   )
 }
