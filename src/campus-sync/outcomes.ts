@@ -16,9 +16,21 @@ export interface SyncEvent {
   readonly data: Record<string, unknown>
 }
 
-/** Where runs write their outcome events, each right after its SyncRun record (notifications' event log). */
+/**
+ * Where runs write their outcome events (notifications' event log): each carried by its SyncRun record in
+ * the record's own insert and published after it, so a process killed between the two loses none
+ * (docs/notifications.md).
+ */
 export interface SyncEvents {
-  record(event: SyncEvent): Promise<void>
+  carry(event: SyncEvent): Promise<CarriedEvents>
+}
+
+/** An event ready to ride in its run record's insert. */
+export interface CarriedEvents {
+  /** Internal fields for the record's insert (`carry` of RecordService.create). */
+  readonly fields: { readonly _events: readonly unknown[] }
+  /** Once the record has landed: the event published, the record's field cleared. */
+  publish(recordId: string): Promise<void>
 }
 
 /** What the event of a run is made from. */

@@ -69,7 +69,7 @@ export interface SyncDeps {
   /** The configuration to use instead of the stored one. */
   readonly config?: CampusSyncConfig
   readonly sourceOptions?: SourceOptions
-  /** Where a run's outcome event goes, right after its SyncRun record; none, none is written. */
+  /** Where a run's outcome event goes, carried by its SyncRun record; none, none is written. */
   readonly events?: SyncEvents
   readonly now?: () => Date
 }
@@ -86,7 +86,7 @@ const ownedHere: Record<SyncKind, ReadonlySet<string>> = {
  * the mass-deactivation guard trips, else write page by page. Rows a source delivered before failing are
  * applied (without deactivating anything by absence, since the rest never came) and the run fails with
  * the reason. Every run leaves a SyncRun record, and one that finished or was refused (a real run, not
- * a dry one) its outcome event after it.
+ * a dry one) its outcome event with it.
  */
 export async function runCampusSync(deps: SyncDeps, request: CampusSyncRequest, context: Context): Promise<SyncResult> {
   const runId = randomUUID()
@@ -136,19 +136,21 @@ async function runOnce(deps: SyncDeps, request: CampusSyncRequest, context: Cont
       by_kind: byKind, accounted: off === undefined, ...(instructors ? { instructors } : {}), ...(diff ? { diff } : {}),
     }
     const listed = (list: RowError[]) => list.slice(0, 1000).map((e) => ({ row: e.row, sourced_id: (e.sourced_id || '(none)').slice(0, 1000), message: e.message.slice(0, 1000) }))
+    // The run's event rides in its record's insert (the outbox, docs/notifications.md): a process killed
+    // after the insert leaves the event with the record, for the notification sweep to publish.
+    const runRecordId = `SyncRun/${runId}`
+    const refused = planned.plans.find((p) => p.refusal)?.refusal
+    const event = syncEvent({
+      runId: runRecordId, kind: request.kind, ...(request.term ? { term: request.term } : {}), dryRun: result.dry_run, status, counts,
+      errors: errors.length, ...(refused ? { refusal: refused } : {}),
+    })
+    const carried = deps.events && event ? await deps.events.carry(event) : undefined
     const run = await deps.records.create('SyncRun', {
       system: oneRosterSystem, kind: request.kind, ...(request.term ? { term: request.term } : {}), dry_run: result.dry_run, status,
       ...(said ? { message: said.slice(0, 2000) } : {}), started_at: startedAt, finished_at: now().toISOString(), ...counts,
       accounted: result.accounted, errors: listed(errors), warnings: listed(warnings),
-    }, { actor, key: runId })
-    if (deps.events) {
-      const refusal = planned.plans.find((p) => p.refusal)?.refusal
-      const event = syncEvent({
-        runId: run._id, kind: request.kind, ...(request.term ? { term: request.term } : {}), dryRun: result.dry_run, status, counts,
-        errors: errors.length, ...(refusal ? { refusal } : {}),
-      })
-      if (event) await deps.events.record(event)
-    }
+    }, { actor, key: runId, ...(carried ? { carry: carried.fields } : {}) })
+    if (carried) await carried.publish(run._id)
     context.log.info(`campus sync of ${request.kind} ${status}`, { ...counts, errors: errors.length, warnings: warnings.length, ...(said ? { message: said } : {}) })
     return result
   }

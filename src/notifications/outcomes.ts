@@ -1,14 +1,14 @@
 import { backupJob } from '../backups/jobs.js'
 import type { JobDriver, JobView } from '../jobs/port.js'
-import type { EventLog, OutcomeEvent } from './event-log.js'
+import type { Carried, EventLog, OutcomeEvent } from './event-log.js'
 
 /** An outcome addressed to the department admins: they are named when it is written. */
 export type AdminEvent = Omit<OutcomeEvent, 'recipients'>
 
 /** Where the features write their outcome events; each feature declares the shape it writes. */
 export interface OutcomeSinks {
-  /** Campus syncs' events (completed, refused), to the department admins. */
-  readonly syncs: { record(event: AdminEvent): Promise<void> }
+  /** Campus syncs' events (completed, refused), to the department admins, carried by their SyncRun record. */
+  readonly syncs: { carry(event: AdminEvent): Promise<Carried> }
   /** Publication imports' events, each naming its own recipients. */
   readonly imports: { record(event: OutcomeEvent): Promise<void> }
   /** Records' restores and runs' reverts (DESIGN 6.9), to the department admins. */
@@ -52,5 +52,6 @@ export function wireOutcomes(log: EventLog, jobs: JobDriver, admins: () => Promi
   jobs.onFailed(async (job) => {
     if (!untold.has(job.queue) && !toldByThemselves.has(`${job.queue}/${job.name}`)) await toAdmins(jobFailedEvent(job))
   })
-  return { syncs: { record: toAdmins }, imports: { record: (event) => log.record(event) }, records: { record: toAdmins }, backups: { record: toAdmins } }
+  const carried = async (event: AdminEvent) => log.carry('SyncRun', [{ ...event, recipients: await admins() }])
+  return { syncs: { carry: carried }, imports: { record: (event) => log.record(event) }, records: { record: toAdmins }, backups: { record: toAdmins } }
 }

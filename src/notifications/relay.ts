@@ -25,6 +25,8 @@ export class Relay {
     private readonly channels: readonly NotificationChannel[],
     private readonly jobs: Pick<JobDriver, 'enqueue'>,
     private readonly log: RelayLog,
+    /** The outcome events run records still carry (event-log.ts), published first by every pass. */
+    private readonly carried: { drain(): Promise<number> } = { drain: async () => 0 },
   ) {}
 
   /** Runs a pass soon; a wake during a pass runs one more after it. */
@@ -48,9 +50,10 @@ export class Relay {
     while (this.loop) await this.loop
   }
 
-  /** One pass: relay the outbox, then fan out every event not yet fanned out. Answers how many events it fanned out. */
+  /** One pass: relay the outboxes, then fan out every event not yet fanned out. Answers how many events it fanned out. */
   async pass(): Promise<number> {
     await this.outbox.relayAll()
+    await this.carried.drain()
     const events = this.store.collection<EventRecord>(eventsCollection)
     let fanned = 0
     for (const event of await events.find({ fanned_out: false }, { sort: [['time', 1], ['_id', 1]] })) {

@@ -10,6 +10,9 @@ import { WorkflowOutbox } from './outbox.js'
 import { Relay } from './relay.js'
 import { createWebhooks, type WebhookModule } from './webhooks/index.js'
 
+/** The classes whose records carry their outcome events until published: a campus sync's run. */
+const carrierClasses = ['SyncRun']
+
 /** How often the sweep runs: the relay's safety net, and the taking back of stale claims. */
 export const sweepEveryMs = 60_000
 
@@ -29,8 +32,13 @@ export class Notifications {
     this.email = createEmail(deps)
     this.webhooks = createWebhooks(deps)
     const outbox = new WorkflowOutbox(deps.store, deps.records, { admins: deps.admins })
-    this.relay = new Relay(deps.store, outbox, [this.inApp, this.email.channel, this.webhooks.channel], deps.jobs, deps.log)
-    this.events = new EventLog(deps.store, () => this.relay.wake())
+    // Run records that carry their outcome events in their own insert (docs/notifications.md).
+    const carriers = Object.fromEntries(carrierClasses.flatMap((name) => {
+      const collection = deps.schema.class(name)?.metadata.collection
+      return collection ? [[name, collection]] : []
+    }))
+    this.events = new EventLog(deps.store, () => this.relay.wake(), carriers)
+    this.relay = new Relay(deps.store, outbox, [this.inApp, this.email.channel, this.webhooks.channel], deps.jobs, deps.log, this.events)
     instances.onHistory(() => this.relay.wake())
     deps.jobs.register('notifications', { ...this.email.handlers, ...this.webhooks.handlers })
   }

@@ -5,8 +5,12 @@ import type { ClassDef } from '../schema/index.js'
 /** Stored beside a record's fields for lookups, never shown in answers. */
 export const lookupFields = ['_search', '_subject', '_level'] as const
 
-/** Stored beside a record's fields, never shown in answers: the lookups, and a revision on its way (history/writes.ts). */
-export const internalFields = [...lookupFields, '_revision'] as const
+/**
+ * Stored beside a record's fields, never shown in answers: the lookups, a revision on its way
+ * (history/writes.ts), and the outcome events a run record carries until they are published
+ * (`carry` of `create`, docs/notifications.md).
+ */
+export const internalFields = [...lookupFields, '_revision', '_events'] as const
 
 /**
  * Fields computed from a record on every write: `_search` holds the folded words of its searchable
