@@ -1,5 +1,6 @@
 import type { Enqueued, JobDriver } from '../jobs/port.js'
 import { sourceKey, type SyncSourceConfig } from './config.js'
+import { campusSyncAllHandler } from './all.js'
 import { campusSyncHandler } from './handler.js'
 import { syncKinds, type CampusSyncRequest, type SyncDeps } from './runner.js'
 
@@ -10,7 +11,8 @@ import { syncKinds, type CampusSyncRequest, type SyncDeps } from './runner.js'
  */
 export function registerCampusSyncJobs(jobs: JobDriver, deps: Omit<SyncDeps, 'config'>): void {
   const sync = campusSyncHandler(deps)
-  jobs.register('campus-sync', Object.fromEntries(syncKinds.map((kind) => [kind, sync])))
+  // `all` runs the three kinds in order as one job (src/campus-sync/all.ts).
+  jobs.register('campus-sync', { ...Object.fromEntries(syncKinds.map((kind) => [kind, sync])), all: campusSyncAllHandler(deps) })
 }
 
 /**
@@ -21,4 +23,13 @@ export function enqueueCampusSync(jobs: JobDriver, request: CampusSyncRequest, s
   const data = { kind: request.kind, ...(request.term ? { term: request.term } : {}), ...(request.dryRun ? { dryRun: true } : {}) }
   const dedupKey = [request.kind, sourceKey(source), request.term ?? 'all-terms', request.dryRun ? 'dry-run' : 'run'].join(':')
   return jobs.enqueue('campus-sync', request.kind, data, { dedupKey })
+}
+
+/**
+ * Enqueues a complete sync (courses, sections, people as one job). Deduplicated like a run of one kind:
+ * a second request while one waits or runs gets that job's id.
+ */
+export function enqueueCampusSyncAll(jobs: JobDriver, request: { term?: string }, source: SyncSourceConfig): Promise<Enqueued> {
+  const dedupKey = ['all', sourceKey(source), request.term ?? 'all-terms', 'run'].join(':')
+  return jobs.enqueue('campus-sync', 'all', request.term ? { term: request.term } : {}, { dedupKey })
 }

@@ -130,7 +130,7 @@ async function runOnce(deps: SyncDeps, request: CampusSyncRequest, context: Cont
     const sum = (field: keyof KindCounts) => kinds.reduce((total, k) => total + k[field], 0)
     const counts = { rows: sum('rows'), created: sum('created'), updated: sum('updated'), unchanged: sum('unchanged'), deactivated: sum('deactivated') + sum('absent'), skipped: sum('skipped') }
     const off = unaccounted(byKind)
-    const said = [message, off].filter(Boolean).join('; ')
+    const said = [message, planned.notice, off].filter(Boolean).join('; ')
     const result: SyncResult = {
       run_id: runId, kind: request.kind, dry_run: request.dryRun === true, status, ...(said ? { message: said } : {}), ...counts, errors, warnings,
       by_kind: byKind, accounted: off === undefined, ...(instructors ? { instructors } : {}), ...(diff ? { diff } : {}),
@@ -201,6 +201,8 @@ interface Planned {
   readonly maps: Record<string, KindRecords>
   /** The people run's second step: section instructors from teacher enrollments, planned once people are written. */
   readonly instructors?: () => Promise<SyncPlan | undefined>
+  /** Said once in the run's message: which run to do first, when the rows need one never done. */
+  readonly notice?: string
 }
 
 type Reader = <C extends Collection>(collection: C, useWatermark: boolean) => Promise<Read<C>>
@@ -283,11 +285,11 @@ async function plan(deps: SyncDeps, config: CampusSyncConfig, request: CampusSyn
     return instructorPlan(sections, maps, teachersByClass(enrollments.rows, syncedOfType(await load('person'), 'Faculty')))
   }
   const rows = { person: users.rows.length, ...(enrollmentPlan ? { enrollment: enrollments.rows.length } : {}) }
-  return { plans, rows, errors: [], maps, ...(instructors ? { instructors } : {}) }
+  return { plans, rows, errors: [], maps, ...(instructors ? { instructors } : {}), ...(enrollmentInput.notice ? { notice: enrollmentInput.notice } : {}) }
 }
 
 /** Rows a run leaves out of its scope, counted as skipped with the reason, so every row is accounted for. */
-function withSkipped(mapped: Mapped, rows: readonly { row: number; sourcedId: string }[], reason: string): Mapped {
+function withSkipped<M extends Mapped>(mapped: M, rows: readonly { row: number; sourcedId: string }[], reason: string): M {
   return { ...mapped, skipped: [...mapped.skipped, ...rows.map((row) => ({ row: row.row, sourced_id: row.sourcedId, reason }))] }
 }
 

@@ -133,6 +133,18 @@ t.test('every write route and job kind leaves a revision naming its actor', asyn
     const written = await revisions.find({ actor: `sync:${runId}` })
     t.ok(written.length > 0 && written.every((r) => r.via === `campus-sync/${kind}` && r.run === `sync:${runId}`), `a ${kind} sync's writes are its run's (${written.length})`)
   }
+  // A complete sync is the three runs, each writing as itself: the feed changes a course, a class and a
+  // user (modified later than anything read, so a delta read brings them) for each run to write.
+  const later = '2030-01-01T00:00:00Z'
+  feed.feed.courses[0] = { ...feed.feed.courses[0]!, title: 'Intro to Computing, renamed', dateLastModified: later }
+  feed.feed.classes[0] = { ...feed.feed.classes[0]!, location: 'Hall 9', dateLastModified: later }
+  feed.feed.users[0] = { ...feed.feed.users[0]!, familyName: 'Renamed', dateLastModified: later }
+  exercised.add('POST /api/campus-sync/all')
+  const all = await finished(admin, await accepted(t, admin, '/api/campus-sync/all'))
+  for (const run of (all.result as { runs: { kind: string; run_id: string }[] }).runs) {
+    const written = await revisions.find({ actor: `sync:${run.run_id}` })
+    t.ok(written.length > 0 && written.every((r) => r.via === `campus-sync/${run.kind}` && r.run === `sync:${run.run_id}`), `a complete sync's ${run.kind} writes are its run's (${written.length})`)
+  }
   const faculty = await app.records.create('Faculty', { first_name: 'Ada', last_name: 'Author', email: 'ada.author@dept.edu', bibliography_source_id: 'A1' }, { actor: testActor })
   exercised.add('POST /api/publications/import/{personId}')
   const imported = await finished(admin, await accepted(t, admin, `/api/publications/import/${faculty._id}`))

@@ -49,12 +49,34 @@ export interface EnrollmentContext {
   readonly students: ReadonlySet<string>
 }
 
-/** Student enrollments → protected Enrollment records; other roles are left to teachersByClass or skipped. */
-export function mapEnrollments(rows: readonly OneRosterEnrollment[], system: string, context: EnrollmentContext): Mapped {
-  return mapRows(rows, (row, fail) => {
+/** What a people run says once, in its summary, when it met classes no sections run has synced yet. */
+export function notSyncedNotice(classes: readonly string[], enrollments: number): string | undefined {
+  if (!classes.length) return undefined
+  const others = classes.length > 1 ? ` (and ${classes.length - 1} other class${classes.length > 2 ? 'es' : ''})` : ''
+  return `sync sections first: ${classes[0]} is not synced yet${others}; ${enrollments} enrollment${enrollments === 1 ? '' : 's'} in them left out`
+}
+
+/**
+ * Student enrollments → protected Enrollment records; other roles are left to teachersByClass or skipped.
+ * While no section is synced at all, an enrollment's class is skipped, not an error: the fault is the
+ * order of the runs, not the row, and the run says once which run to do first (`notice`; docs/operations.md,
+ * "Campus sync (OneRoster)") rather than once per enrollment.
+ */
+export function mapEnrollments(rows: readonly OneRosterEnrollment[], system: string, context: EnrollmentContext): Mapped & { notice?: string } {
+  // No section of the run's terms on record: the sections run was never done. Once some are, a class
+  // missing among them (one the sections run refused, say) is that row's error, as before.
+  const sectionsNeverSynced = context.classes.size === 0
+  const notSynced = new Set<string>()
+  let left = 0
+  const mapped = mapRows(rows, (row, fail) => {
     if (row.role !== 'student') return { skip: `role ${row.role || '(none)'} is not a student enrollment` }
     if (!row.userSourcedId || !row.classSourcedId) return fail('user or class is missing')
     const klass = context.classes.get(row.classSourcedId)
+    if (!klass && sectionsNeverSynced) {
+      notSynced.add(row.classSourcedId)
+      left++
+      return { skip: `its class ${row.classSourcedId} is not synced yet: sync sections first` }
+    }
     if (!klass) return fail(`unknown class ${row.classSourcedId}`)
     if (!context.students.has(row.userSourcedId)) return fail(`user ${row.userSourcedId} is not a synced student`)
     return {
@@ -70,6 +92,8 @@ export function mapEnrollments(rows: readonly OneRosterEnrollment[], system: str
       },
     }
   })
+  const notice = notSyncedNotice([...notSynced], left)
+  return notice ? { ...mapped, notice } : mapped
 }
 
 /** Teachers of each class, from active teacher enrollments whose user is known as synced faculty. */

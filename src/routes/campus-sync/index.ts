@@ -2,13 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Static } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
 import { loadSyncConfig } from '../../campus-sync/config.js'
-import { enqueueCampusSync } from '../../campus-sync/jobs.js'
+import { enqueueCampusSync, enqueueCampusSyncAll } from '../../campus-sync/jobs.js'
 import { syncKinds } from '../../campus-sync/runner.js'
 import { actorOf } from '../../http/actor.js'
 import { emptyBody, JobAccepted, noQuery } from '../shared.js'
 import { errorResponses } from '../responses.js'
 import { configAnswer, saveConfig } from '../../campus-sync/config-store.js'
-import { ConfigAnswer, ConfigBody, RunPage, RunsQuery, SyncBody, SyncRunItem, TermList } from './schemas.js'
+import { AllBody, ConfigAnswer, ConfigBody, RunPage, RunsQuery, SyncBody, SyncRunItem, TermList } from './schemas.js'
 import { checkTerm, sourceTerms } from '../../campus-sync/terms.js'
 
 const summaries = {
@@ -40,6 +40,22 @@ export const campusSyncRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.code(202).send({ jobId: job.id })
     })
   }
+
+  app.post('/api/campus-sync/all', {
+    config: { policy },
+    preValidation: emptyBody,
+    schema: {
+      tags, operationId: 'startCampusSyncAll', summary: 'Sync everything: courses, then sections, then people, as one job',
+      description: "Queues one job that runs courses, sections and people in that order, each leaving its own run record, with progress over the three; it stops at the first run refused (the job's result says which, status refused) or failed (the job fails, naming it). The result lists each run's counts and errors. A request while one waits or runs answers that job.",
+      querystring: noQuery, body: AllBody, response: { 202: JobAccepted, ...errorResponses(400, 401, 403, 502, 503) },
+    },
+  }, async (request, reply) => {
+    const { term } = request.body
+    const config = await loadSyncConfig(records, schema, secrets)
+    if (term !== undefined) checkTerm(term, await sourceTerms(config), config)
+    const job = await enqueueCampusSyncAll(jobs, term !== undefined ? { term } : {}, config.source)
+    return reply.code(202).send({ jobId: job.id })
+  })
 
   app.get('/api/campus-sync/config', {
     config: { policy },

@@ -12,6 +12,11 @@ export const SyncBody = Type.Object({
   dryRun: Type.Optional(Type.Boolean({ description: 'Report the diff the run would apply; write nothing' })),
 }, { additionalProperties: false })
 
+/** A complete sync takes only a term: a dry run of sections after a courses run that wrote nothing would say nothing. */
+export const AllBody = Type.Object({
+  term: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: "A term code of the source's academicSessions or of the configured terms" })),
+}, { additionalProperties: false })
+
 export const ConfigBody = Type.Object({
   source: Type.Object({
     type: sourceType,

@@ -2277,6 +2277,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/campus-sync/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync everything: courses, then sections, then people, as one job
+         * @description Queues one job that runs courses, sections and people in that order, each leaving its own run record, with progress over the three; it stops at the first run refused (the job's result says which, status refused) or failed (the job fails, naming it). The result lists each run's counts and errors. A request while one waits or runs answers that job. Needs the manage_jobs permission.
+         */
+        post: operations["startCampusSyncAll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/campus-sync/config": {
         parameters: {
             query?: never;
@@ -14372,6 +14392,49 @@ export interface operations {
                     term?: string;
                     /** @description Report the diff the run would apply; write nothing */
                     dryRun?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description Error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startCampusSyncAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A term code of the source's academicSessions or of the configured terms */
+                    term?: string;
                 };
             };
         };

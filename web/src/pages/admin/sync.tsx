@@ -5,6 +5,7 @@ import { ScrollRegion } from '../../scroll-region'
 import { Alert, Loading, messageOf, Title, useLoad, when } from '../../ui'
 import { JobBar } from './job-bar'
 import { running, usePolled } from './poll'
+import { SyncAll } from './sync-all'
 import { SyncConfig } from './sync-config'
 import { changesOf, SyncDiff } from './sync-diff'
 import { SyncRevert } from './sync-revert'
@@ -162,6 +163,7 @@ export default function Sync() {
       <Title>Campus sync</Title>
       <SyncConfig changed={() => setConfigVersion((v) => v + 1)} />
       <Terms version={configVersion} />
+      <SyncAll ended={() => setRunsVersion((v) => v + 1)} />
       <Start started={setJobId} />
       {jobId && <Watched key={jobId} jobId={jobId} ended={() => setRunsVersion((v) => v + 1)} />}
       {reverting && <SyncRevert key={reverting} run={reverting} close={() => setReverting(null)} ended={() => setRunsVersion((v) => v + 1)} />}
