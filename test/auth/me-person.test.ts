@@ -49,6 +49,22 @@ t.test('a user linked to no Person gets a 404 saying so; no credential gets a 40
   }
 })
 
+t.test("an API key never acts as a person on their own record, not even its owner's key", async (t) => {
+  const { callers, app } = await department(t)
+  const created = await callers.fay({ method: 'POST', url: '/api/api-keys', payload: { name: 'mine', permissions: ['read_people'] } })
+  t.equal(created.statusCode, 201)
+  const key = created.json().key as string
+  const me = await app.inject({ method: 'GET', url: '/api/auth/me', headers: { 'x-api-key': key } })
+  t.equal(me.statusCode, 401, 'as /api/auth/me refuses it')
+  for (const method of ['GET', 'PUT'] as const) {
+    const res = await app.inject({ method, url, headers: { 'x-api-key': key }, ...(method === 'PUT' ? { payload: { phone: '1' } } : {}) })
+    t.equal(res.statusCode, me.statusCode, `${method} with a key is refused the same way`)
+    t.equal(res.json().code, me.json().code)
+  }
+  const fay = (await callers.fay({ method: 'GET', url })).json()
+  t.equal(fay.phone, '555-0001', 'nothing written')
+})
+
 t.test("the route reaches only the caller's own record: no id, no other person's fields", async (t) => {
   const { callers, admin, ids } = await department(t)
   const res = await callers.una({ method: 'PUT', url, payload: { phone: '555-0102' } })
