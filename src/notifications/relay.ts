@@ -25,7 +25,10 @@ export class Relay {
     private readonly channels: readonly NotificationChannel[],
     private readonly jobs: Pick<JobDriver, 'enqueue'>,
     private readonly log: RelayLog,
-    /** The outcome events run records still carry (event-log.ts), published first by every pass. */
+    /**
+     * The outcome events run records still carry (event-log.ts): only a dead process leaves any, so the
+     * sweep, not every pass, reads for them, their collection having no index on the field.
+     */
     private readonly carried: { drain(): Promise<number> } = { drain: async () => 0 },
   ) {}
 
@@ -50,10 +53,9 @@ export class Relay {
     while (this.loop) await this.loop
   }
 
-  /** One pass: relay the outboxes, then fan out every event not yet fanned out. Answers how many events it fanned out. */
+  /** One pass: relay the outbox, then fan out every event not yet fanned out. Answers how many events it fanned out. */
   async pass(): Promise<number> {
     await this.outbox.relayAll()
-    await this.carried.drain()
     const events = this.store.collection<EventRecord>(eventsCollection)
     let fanned = 0
     for (const event of await events.find({ fanned_out: false }, { sort: [['time', 1], ['_id', 1]] })) {
@@ -66,8 +68,9 @@ export class Relay {
     return fanned
   }
 
-  /** The sweep: a pass, then every channel's unsent deliveries enqueued again. */
+  /** The sweep: the events run records still carry published, a pass, then every channel's unsent deliveries enqueued again. */
   async sweep(now: Date): Promise<{ fanned_out: number; requeued: number }> {
+    await this.carried.drain()
     const fanned = await this.pass()
     const jobs: DeliveryJob[] = []
     for (const channel of this.channels) if (channel.sweep) jobs.push(...await channel.sweep(now))
