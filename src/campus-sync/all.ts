@@ -64,7 +64,7 @@ export async function runAllCampusSync(deps: SyncDeps, request: { term?: string 
     const before = done ? ` (${done} done)` : ''
     if (result.status === 'failed') throw new Error(`stopped at ${kind}: the ${kind} run failed: ${result.message ?? 'no reason given'}${before}`)
     if (result.status === 'refused') {
-      return { status: 'refused', stopped_at: kind, message: `stopped at ${kind}: the ${kind} run was refused: ${result.message ?? 'no reason given'}${before}`, errors: total(runs), runs }
+      return { status: 'refused', stopped_at: kind, message: `stopped at ${kind}${before}: ${result.message ?? `the ${kind} run was refused`}`, errors: total(runs), runs }
     }
   }
   await context.progress(100, 'courses, sections and people synced')

@@ -6,7 +6,8 @@ import t from 'tap'
 import type { JobView } from '../../../src/jobs/port.js'
 import { buildTestApp } from '../../helpers/app.js'
 import { until } from '../../jobs/contract.js'
-import { accepted, admin, type Caller } from './support.js'
+import { provider } from '../../campus-sync/support.js'
+import { accepted, admin, restSource, type Caller } from './support.js'
 
 /** The job once it has completed or failed; the sample package on a shared machine can take minutes. */
 function settled(caller: Caller, id: string): Promise<JobView> {
@@ -59,4 +60,23 @@ t.test('POST /api/campus-sync/all takes only a known term, and only from holders
   t.equal(unknownTerm.statusCode, 400, 'a term the source does not have')
   const staff = as('someone@dept.example.edu', 'staff')
   t.equal((await staff({ method: 'POST', url: '/api/campus-sync/all' })).statusCode, 403, 'only holders of manage_jobs')
+})
+
+t.test('a complete sync stops at the first run refused and says which; the later kinds do not run', async (t) => {
+  const { as } = await buildTestApp(t)
+  const ops = as(admin, 'admin')
+  const p = await provider(t)
+  t.equal((await ops({ method: 'PUT', url: '/api/campus-sync/config', payload: { source: restSource(p.url) } })).statusCode, 200)
+  const first = await settled(ops, await accepted(t, ops, '/api/campus-sync/all'))
+  t.match(first, { state: 'completed', result: { status: 'completed', errors: 0 } }, 'the first complete sync')
+  // Every course of the feed ends: deactivating all of them is over the guard's limit, so courses are refused.
+  for (const course of p.feed.courses) Object.assign(course, { status: 'tobedeleted', dateLastModified: '2030-01-01T00:00:00Z' })
+  const job = await settled(ops, await accepted(t, ops, '/api/campus-sync/all'))
+  t.equal(job.state, 'completed', 'a refusal is an answer, not a failed job')
+  const result = job.result as unknown as { status: string; stopped_at: string; message: string; runs: Summary[] }
+  t.match(result, { status: 'refused', stopped_at: 'courses' })
+  t.match(result.message, /^stopped at courses: Refused: the sync would deactivate 2 of 2 active course records/)
+  t.same(result.runs.map((r) => [r.kind, r.status]), [['courses', 'refused']], 'sections and people never ran')
+  const runs = (await ops({ method: 'GET', url: '/api/campus-sync/runs' })).json().items as Run[]
+  t.same(runs.map((r) => [r.kind, r.status]), [['courses', 'refused'], ['people', 'completed'], ['sections', 'completed'], ['courses', 'completed']], 'only the refused courses run was added')
 })
