@@ -39,19 +39,19 @@ t.test('the daily digest: one email per person listing exactly what awaits them;
   t.same(Object.keys(mails).sort(), ['abe@dept.edu', 'ada@dept.edu', 'fred@dept.edu', 'una@dept.edu'], 'fay has nothing awaiting her any more: no digest')
 
   const fred = mails['fred@dept.edu']!
-  t.equal(fred.subject, 'Your daily digest: 1 awaiting your decision, 0 other update(s)')
+  t.equal(fred.subject, 'Your daily digest: 1 awaiting your decision')
   t.match(fred.text, /- Rivers: advisor stage, due \d{4}-\d{2}-\d{2}\n/, 'the title, the stage and when it is due')
   t.match(fred.text, linkOf(rivers._id))
   t.notMatch(fred.text, 'Tides', 'nothing of what awaits others')
   t.match(fred.html, `<a href="${linkOf(rivers._id)}">Rivers</a>`)
   for (const admin of ['ada@dept.edu', 'abe@dept.edu']) {
     const mail = mails[admin]!
-    t.equal(mail.subject, 'Your daily digest: 1 awaiting your decision, 0 other update(s)', `${admin}: the admin stage of Tides`)
+    t.equal(mail.subject, 'Your daily digest: 1 awaiting your decision', `${admin}: the admin stage of Tides`)
     t.match(mail.text, /- Tides: department stage, due /)
     t.notMatch(mail.text, 'Rivers')
   }
   const una = mails['una@dept.edu']!
-  t.equal(una.subject, 'Your daily digest: 0 awaiting your decision, 1 other update(s)', 'the student hears of the decision as news')
+  t.equal(una.subject, 'Your daily digest: 1 update', 'the student hears of the decision as news')
   t.match(una.text, 'A decision on Tides')
   t.notMatch(una.text, 'Awaiting your decision (', 'and has no section of things awaiting her')
 

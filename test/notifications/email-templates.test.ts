@@ -1,6 +1,6 @@
 import t from 'tap'
 import { eventTypes } from '../../src/domain/notifications/events.js'
-import { eventTemplates, eventVars, fill, oneLine, renderDigest, renderEvent } from '../../src/notifications/email/templates.js'
+import { eventTemplates, eventVars, digestSummary, fill, oneLine, renderDigest, renderEvent } from '../../src/notifications/email/templates.js'
 
 t.test('every event type has a template, and each renders with nothing left unfilled', async (t) => {
   t.same(Object.keys(eventTemplates).sort(), [...eventTypes].sort())
@@ -26,12 +26,19 @@ t.test('values are escaped in the HTML part and made one line everywhere', async
 
 t.test('a digest lists each entry, in sections only when they have entries', async (t) => {
   const only = renderDigest('daily', [{ title: 'A & B', link: 'https://d.example/1', stage: 'advisor stage', due: 'due 2025-03-10' }], [])
-  t.equal(only.subject, 'Your daily digest: 1 awaiting your decision, 0 other update(s)')
+  t.equal(only.subject, 'Your daily digest: 1 awaiting your decision')
   t.match(only.text, '- A & B: advisor stage, due 2025-03-10\n  https://d.example/1')
   t.notMatch(only.text, 'Other updates')
   t.match(only.html, '<li><a href="https://d.example/1">A &amp; B</a>: advisor stage, due 2025-03-10</li>')
   const news = renderDigest('weekly', [], [{ what: 'Approved: Tides', link: 'https://d.example/2' }])
-  t.equal(news.subject, 'Your weekly digest: 0 awaiting your decision, 1 other update(s)')
+  t.equal(news.subject, 'Your weekly digest: 1 update')
   t.match(news.text, 'Other updates (1)\n\n- Approved: Tides\n  https://d.example/2')
   t.notMatch(news.text, 'Awaiting your decision')
+  const both = renderDigest('daily', [
+    { title: 'A', link: 'https://d.example/1', stage: 's', due: 'd' },
+    { title: 'B', link: 'https://d.example/3', stage: 's', due: 'd' },
+  ], [{ what: 'Approved: Tides', link: 'https://d.example/2' }, { what: 'Approved: Waves', link: 'https://d.example/4' }])
+  t.equal(both.subject, 'Your daily digest: 2 awaiting your decision, 2 other updates', 'plural, and "other" beside what awaits')
+  t.equal(digestSummary(1, 1), '1 awaiting your decision, 1 other update')
+  t.equal(digestSummary(0, 3), '3 updates')
 })

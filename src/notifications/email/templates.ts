@@ -47,7 +47,7 @@ const eventHtml = '<p>{{line}}</p>\n<p><a href="{{link}}">Open it</a></p>\n<p st
 
 /** The digest: a header line, then one item line per entry of each non-empty section. */
 export const digestTemplates = {
-  subject: 'Your {{frequency}} digest: {{awaiting}} awaiting your decision, {{news}} other update(s)',
+  subject: 'Your {{frequency}} digest: {{summary}}',
   awaitingHeading: 'Awaiting your decision ({{awaiting}})',
   newsHeading: 'Other updates ({{news}})',
   awaitingItem: { text: '- {{title}}: {{stage}}, {{due}}\n  {{link}}', html: '<li><a href="{{link}}">{{title}}</a>: {{stage}}, {{due}}</li>' },
@@ -112,9 +112,20 @@ export interface NewsEntry {
   readonly link: string
 }
 
+/**
+ * The digest subject's counts in words: an empty part is left out (no "0 other updates"), news is
+ * "other" only beside something awaiting, and a count of one is singular.
+ */
+export function digestSummary(awaiting: number, news: number): string {
+  const parts: string[] = []
+  if (awaiting > 0) parts.push(`${awaiting} awaiting your decision`)
+  if (news > 0) parts.push(`${news} ${awaiting > 0 ? 'other ' : ''}${news === 1 ? 'update' : 'updates'}`)
+  return parts.join(', ') || 'nothing new'
+}
+
 /** A digest's message; the caller sends none when both lists are empty. */
 export function renderDigest(frequency: string, awaiting: readonly DigestEntry[], news: readonly NewsEntry[]): Rendered {
-  const counts = { frequency, awaiting: String(awaiting.length), news: String(news.length) }
+  const counts = { frequency, awaiting: String(awaiting.length), news: String(news.length), summary: digestSummary(awaiting.length, news.length) }
   const textParts: string[] = []
   const htmlParts: string[] = []
   const section = <T extends object>(heading: string, item: { text: string; html: string }, entries: readonly T[]) => {
