@@ -148,7 +148,7 @@ export class ArchiveWriter {
       this.digest = digest
       stages.push(hashing(digest))
     }
-    this.done = pipeline([...stages, out] as unknown as [Transform, Writable])
+    this.done = pipeline([...stages, out])
     this.done.catch(() => undefined)
   }
 
@@ -328,7 +328,7 @@ export async function readArchive(file: string, keys: readonly ArchiveKey[], onE
   }
   const gunzip = createGunzip()
   const text = new PassThrough()
-  const reading = pipeline([source, ...stages, gunzip, text] as unknown as [Readable, Transform])
+  const reading = pipeline([source, ...stages, gunzip, text])
   let manifest: Manifest | undefined
   const seen = new Map<string, Section>()
   let current: Section | undefined
