@@ -140,10 +140,10 @@ function linearize(raw: ReadonlyMap<string, RawClass>, name: string, trail: stri
 
 function mergeMetadata(layers: readonly RawMetadata[]): ClassMetadata {
   const merged: Record<string, unknown> = {
-    self_editable: [], identity_fields: [], correctable_key: [], label: [], searchable: [], sortable: [], default_sort: [], list_fields: [],
+    self_editable: [], identity_fields: [], correctable_key: [], system_fields: [], label: [], searchable: [], sortable: [], default_sort: [], list_fields: [],
     filters: {}, indexes: [], constraints: {}, related: [],
   }
-  const unions = ['self_editable', 'identity_fields', 'indexes', 'related']
+  const unions = ['self_editable', 'identity_fields', 'system_fields', 'indexes', 'related']
   for (const layer of layers) {
     for (const [key, value] of Object.entries(layer)) {
       if (unions.includes(key)) merged[key] = [...(merged[key] as unknown[]), ...(value as unknown[])]
@@ -196,7 +196,7 @@ function checkFieldLists(cls: ClassDef, classes: ReadonlyMap<string, ClassDef>):
   const has = (name: string) => cls.properties.some((p) => p.name === name)
   const { metadata: m } = cls
   const lists: [string, readonly string[], boolean][] = [
-    ['self_editable', m.self_editable, false], ['identity_fields', m.identity_fields, false], ['correctable_key', m.correctable_key, false], ['label', m.label, false],
+    ['self_editable', m.self_editable, false], ['identity_fields', m.identity_fields, false], ['correctable_key', m.correctable_key, false], ['system_fields', m.system_fields, false], ['label', m.label, false],
     ['searchable', m.searchable, false], ['list_fields', m.list_fields, false],
     ['sortable', m.sortable, true], ['default_sort', m.default_sort.map((f) => f.replace(/^-/, '')), true],
     ...m.indexes.map((index): [string, readonly string[], boolean] => ['indexes', index.fields, true]),

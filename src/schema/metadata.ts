@@ -31,6 +31,11 @@ export const RawMetadataSchema = Type.Object({
   identity_fields: Type.Optional(Names),
   /** Fields of the @key an admin may correct after creation: the id stays as minted, references keep pointing at it. */
   correctable_key: Type.Optional(Names),
+  /**
+   * Fields the system keeps (a campus sync or an import writes them, e.g. `source`, `active`): served
+   * `readOnly` in the create and update variants so forms leave them out; the API accepts them as before.
+   */
+  system_fields: Type.Optional(Names),
   label: Type.Optional(Names),
   searchable: Type.Optional(Names),
   sortable: Type.Optional(Names),

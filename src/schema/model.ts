@@ -64,6 +64,7 @@ export interface ClassMetadata {
   readonly self_editable: readonly string[]
   readonly identity_fields: readonly string[]
   readonly correctable_key: readonly string[]
+  readonly system_fields: readonly string[]
   readonly label: readonly string[]
   readonly searchable: readonly string[]
   readonly sortable: readonly string[]

@@ -27,3 +27,19 @@ export function titleProperties(schema: unknown): void {
   }
   for (const value of Object.values(schema)) titleProperties(value)
 }
+
+/**
+ * Marks `readOnly` the properties a class's `@metadata.system_fields` names, in a served create or update
+ * schema (the class's own, or each `oneOf` member titled by its class), so form generators leave out what
+ * the system keeps (docs/schemas.md, "One type's schema"). Only the served copy is marked: the validators
+ * accept those fields as before. Changes `schema` in place.
+ */
+export function markSystemFields(schema: unknown, systemFields: (className: string) => readonly string[]): void {
+  if (!isObject(schema)) return
+  if (Array.isArray(schema.oneOf)) for (const member of schema.oneOf) markSystemFields(member, systemFields)
+  if (typeof schema.title !== 'string' || !isObject(schema.properties)) return
+  for (const name of systemFields(schema.title)) {
+    const property = schema.properties[name]
+    if (isObject(property)) property.readOnly = true
+  }
+}

@@ -78,6 +78,11 @@ const cases: Case[] = [
     file: 'things.json', definition: 'Thing', detail: /@metadata\/colour: Unexpected property/,
   },
   {
+    fault: 'system_fields naming no property',
+    files: { 'things.json': [thing({ '@metadata': { collection: 'things', path: '/api/things', permissions: { read: 'read_labs', write: 'write_labs' }, system_fields: ['colour'] } }), thingKind] },
+    file: 'things.json', definition: 'Thing', detail: /@metadata system_fields names colour, which is not a property/,
+  },
+  {
     fault: 'property name not snake_case',
     files: { 'things.json': [thing({ shelfLife: { '@type': 'Optional', '@class': 'xsd:integer' } }), thingKind] },
     file: 'things.json', definition: 'Thing', detail: /property name shelfLife must be snake_case/,

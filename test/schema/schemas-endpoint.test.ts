@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { ClassDef } from '../../src/schema/model.js'
-import { titleProperties } from '../../src/schema/titles.js'
+import { markSystemFields, titleProperties } from '../../src/schema/titles.js'
 import { buildTestApp } from '../helpers/app.js'
 import { formAjv } from './form-ajv.js'
 import type { JsonSchema } from './record-factory.js'
@@ -137,6 +137,8 @@ t.test('/api/schemas', async (t) => {
         const id = `${app.config.publicUrl}/api/schemas/${name}${variant === 'record' ? '' : `?variant=${variant}`}`
         const expected = { $schema: 'http://json-schema.org/draft-07/schema#', $id: id, ...JSON.parse(JSON.stringify(derived)) as object }
         titleProperties(expected)
+        // And, in a form's variants, the fields the class's metadata says the system keeps marked readOnly.
+        if (variant !== 'record') markSystemFields(expected, (className) => classes.get(className)?.metadata.system_fields ?? [])
         const response = await user({ method: 'GET', url: `/api/schemas/${name}?variant=${variant}` })
         t.equal(response.statusCode, 200, `${name} ${variant}`)
         const body = response.json() as JsonSchema
@@ -146,6 +148,8 @@ t.test('/api/schemas', async (t) => {
       }
     }
     t.equal(compared, 3 * names.length, 'every class and enum, each variant')
+    const marked = (await user({ method: 'GET', url: '/api/schemas/Course?variant=create' })).json() as JsonSchema
+    t.equal((marked.properties!.source as { readOnly?: unknown }).readOnly, true, 'a field the metadata names as system-kept is marked readOnly')
     const openapi = (await app.inject({ method: 'GET', url: '/documentation/json' })).json()
     const answer = openapi.paths['/api/schemas/{entityType}'].get.responses['200'].content['application/json'].schema
     t.same(answer, { $ref: '#/components/schemas/JsonSchema' }, 'the OpenAPI document types the answer as a JSON Schema')

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
 import { SchemaNotFound } from '../../errors.js'
-import { titleProperties } from '../../schema/titles.js'
+import { markSystemFields, titleProperties } from '../../schema/titles.js'
 import { variants, type Variant } from '../../schema/typebox.js'
 import { freezeDeep } from '../../store/freeze.js'
 import { errorResponses } from '../responses.js'
@@ -85,6 +85,8 @@ export const schemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Frozen, because it never changes while the service runs: its encoding is made once and reused.
       const copy: ServedSchema & { $id: string } = { $schema: 'http://json-schema.org/draft-07/schema#', $id: id, ...JSON.parse(JSON.stringify(schema)) as Omit<ServedSchema, '$schema'> }
       titleProperties(copy)
+      // A merged abstract class (Person's update variant) is titled by the root, whose metadata its subclasses inherit.
+      if (variant !== 'record') markSystemFields(copy, (className) => model.classes.get(className)?.metadata.system_fields ?? [])
       served.set(key, freezeDeep(copy))
     }
     return served.get(key)

@@ -6,9 +6,10 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 
 /**
  * Fields the form leaves out: the record's bookkeeping (id, version, times, its type, fixed by the page)
- * and `source`, which only a campus sync writes. An update leaves out what it does not send.
+ * and what the served schema marks `readOnly`, among them the fields the class's metadata says the
+ * system keeps (`source`, `active`: docs/schemas.md). An update leaves out what it does not send.
  */
-const kept = (name: string, schema: Json) => !name.startsWith('_') && name !== 'type' && name !== 'source' && schema.readOnly !== true
+const kept = (name: string, schema: Json) => !name.startsWith('_') && name !== 'type' && schema.readOnly !== true
 
 /** `anyOf: [X, null]` (an update's removable field) as X: an emptied field is sent as null (bodyOf). */
 function unwrapNull(schema: Json): Json {

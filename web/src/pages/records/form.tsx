@@ -10,12 +10,12 @@ import { adminClasses, getRecord, managed, recordsPath, updateRecord, createReco
 import { bodyOf, fieldOf, formDataOf, prepare, type Prepared } from './form-schema'
 import { ClassesContext, ReferenceWidget } from './reference-widget'
 import { serverValidator } from './server-validator'
-import { BaseInputTemplate, buttonTemplates, FieldErrorTemplate, TextareaWidget } from './templates'
+import { BaseInputTemplate, buttonTemplates, CheckboxesWidget, CheckboxWidget, FieldErrorTemplate, RadioWidget, SelectWidget, TextareaWidget } from './templates'
 import './records.css'
 
 type Data = Record<string, unknown>
 
-const widgets: RegistryWidgetsType = { reference: ReferenceWidget, TextareaWidget }
+const widgets: RegistryWidgetsType = { reference: ReferenceWidget, TextareaWidget, SelectWidget, CheckboxWidget, CheckboxesWidget, RadioWidget }
 const templates = { BaseInputTemplate, FieldErrorTemplate, ButtonTemplates: buttonTemplates }
 
 interface Loaded {

@@ -1,7 +1,9 @@
 import { getDefaultRegistry } from '@rjsf/core'
+import { useLayoutEffect, useRef, type ComponentType } from 'react'
 import { ariaDescribedByIds, errorId, TranslatableString, type BaseInputTemplateProps, type FieldErrorProps, type IconButtonProps, type WidgetProps } from '@rjsf/utils'
 
 const { BaseInputTemplate: CoreInput, ButtonTemplates } = getDefaultRegistry().templates
+const coreWidgets = getDefaultRegistry().widgets
 
 /** A list's buttons say what they do in words: rjsf's own show an icon font this app does not load. */
 function worded(words: TranslatableString) {
@@ -53,3 +55,27 @@ export function TextareaWidget({ id, htmlName, value, required, disabled, readon
     />
   )
 }
+
+/**
+ * rjsf's widget, its controls marked invalid while it has an error: rjsf's select, check box and radio
+ * buttons take no aria-invalid, so it is set on what they render (docs/web.md, "Admins' records").
+ */
+function markedInvalid(Widget: ComponentType<WidgetProps>) {
+  return function MarkedWidget(props: WidgetProps) {
+    const box = useRef<HTMLSpanElement>(null)
+    const invalid = (props.rawErrors?.length ?? 0) > 0
+    // After every render: rjsf may replace the controls, and React leaves an attribute it does not manage.
+    useLayoutEffect(() => {
+      for (const control of box.current?.querySelectorAll('input, select, textarea') ?? []) {
+        if (invalid) control.setAttribute('aria-invalid', 'true')
+        else control.removeAttribute('aria-invalid')
+      }
+    })
+    return <span ref={box} className="widget"><Widget {...props} /></span>
+  }
+}
+
+export const SelectWidget = markedInvalid(coreWidgets.SelectWidget as ComponentType<WidgetProps>)
+export const CheckboxWidget = markedInvalid(coreWidgets.CheckboxWidget as ComponentType<WidgetProps>)
+export const CheckboxesWidget = markedInvalid(coreWidgets.CheckboxesWidget as ComponentType<WidgetProps>)
+export const RadioWidget = markedInvalid(coreWidgets.RadioWidget as ComponentType<WidgetProps>)
