@@ -246,7 +246,7 @@ t.test('a faculty member\'s and an unlinked admin\'s dashboards list the request
   t.equal(await adminRegion.getByRole('alert').count(), 0, 'an admin linked to no Person owns none, and no filter is refused')
 })
 
-t.test('the new-request form offers the kinds the caller can own: a student\'s own, and applications and nominations to faculty', async (t) => {
+t.test('the new-request form offers the kinds the caller can create: a student\'s own; to faculty also a student\'s, with a picker', async (t) => {
   const kinds = async (name: 'una' | 'gus') => {
     const page = await signedIn(t, name, '/requests')
     const select = page.getByRole('combobox', { name: 'Kind of request' })
@@ -254,5 +254,5 @@ t.test('the new-request form offers the kinds the caller can own: a student\'s o
     return select.locator('option').allInnerTexts()
   }
   t.same(await kinds('una'), ['Honors thesis', 'Independent research', 'Fellowship', 'Graduate milestone'], 'a student')
-  t.same(await kinds('gus'), ['Fellowship', 'Award nomination'], 'a faculty member: nothing that needs a student he cannot name here')
+  t.same(await kinds('gus'), ['Honors thesis', 'Independent research', 'Fellowship', 'Award nomination', 'Graduate milestone'], 'a faculty member: a student-owned kind names its student in a picker (test/web/honest-forms.test.ts)')
 })

@@ -8,13 +8,16 @@ interface Option { readonly value: string; readonly label: string }
 /** The choices of the fields that pick a record, read once for the form. */
 async function optionsFor(fields: readonly Field[]): Promise<Record<string, Option[]>> {
   const kinds = new Set(fields.map((f) => f.kind))
-  const [faculty, students] = await Promise.all([
+  const [faculty, students, advisees] = await Promise.all([
     kinds.has('faculty') ? api('get', '/api/people/faculty-options') : null,
     kinds.has('student') ? api('get', '/api/people', { query: { type: 'Student', limit: 200 } }) : null,
+    // Lists leave students out for all but admins (docs/privacy.md): an advisor's are their advisees.
+    kinds.has('advisee') ? api('get', '/api/advisees', { query: { limit: 200 } }) : null,
   ])
   return {
     faculty: faculty?.items.map((f) => ({ value: f._id, label: f.label })) ?? [],
     student: students?.items.map((p) => ({ value: p._id, label: `${p.first_name} ${p.last_name}` })) ?? [],
+    advisee: advisees?.items.map((p) => ({ value: p._id, label: `${p.first_name} ${p.last_name}` })) ?? [],
     milestone: milestoneTypes.map((m) => ({ value: m, label: m.replace(/_/g, ' ') })),
   }
 }

@@ -7,7 +7,7 @@ type Schemas = components['schemas']
 export interface Field {
   readonly name: string
   readonly label: string
-  readonly kind: 'text' | 'textarea' | 'number' | 'date' | 'faculty' | 'student' | 'milestone'
+  readonly kind: 'text' | 'textarea' | 'number' | 'date' | 'faculty' | 'student' | 'advisee' | 'milestone'
   readonly optional?: boolean
 }
 
@@ -23,8 +23,8 @@ export interface RequestKind {
   readonly submitsOnCreate?: boolean
   /**
    * Offered in the "New request" form to these roles only (the server decides in any case). A
-   * student-owned kind goes to students: the form names no student, so the service makes the request
-   * the caller's own, and an advisor creating one for a student would need a student picker.
+   * student-owned kind goes to students, whose request it is, and to advisors and admins, who pick the
+   * student (forCreator).
    */
   readonly offeredTo?: readonly string[]
 }
@@ -33,7 +33,7 @@ export const milestoneTypes: readonly Schemas['MilestoneType'][] = ['mentoring_f
 
 export const requestKinds: readonly RequestKind[] = [
   {
-    domain: 'thesis', owner: 'student', titleField: 'title', offeredTo: ['student'],
+    domain: 'thesis', owner: 'student', titleField: 'title', offeredTo: ['student', 'faculty', 'admin'],
     fields: [
       { name: 'title', label: 'Title', kind: 'text' },
       { name: 'abstract', label: 'Abstract', kind: 'textarea' },
@@ -43,7 +43,7 @@ export const requestKinds: readonly RequestKind[] = [
     ],
   },
   {
-    domain: 'independent-research', owner: 'student', titleField: 'title', offeredTo: ['student'],
+    domain: 'independent-research', owner: 'student', titleField: 'title', offeredTo: ['student', 'faculty', 'admin'],
     fields: [
       { name: 'title', label: 'Title', kind: 'text' },
       { name: 'description', label: 'Description', kind: 'textarea' },
@@ -72,7 +72,7 @@ export const requestKinds: readonly RequestKind[] = [
     domain: 'major-plans', owner: 'student', titleField: 'plan', submitsOnCreate: true, fields: [],
   },
   {
-    domain: 'graduate-milestones', owner: 'student', titleField: 'title', offeredTo: ['student'],
+    domain: 'graduate-milestones', owner: 'student', titleField: 'title', offeredTo: ['student', 'faculty', 'admin'],
     fields: [
       { name: 'title', label: 'Title', kind: 'text' },
       { name: 'milestone_type', label: 'Milestone', kind: 'milestone' },
@@ -80,6 +80,17 @@ export const requestKinds: readonly RequestKind[] = [
     ],
   },
 ]
+
+/**
+ * A kind's fields for a new request by this role. A student's own request names no student: the service
+ * makes it the caller's. An advisor or an admin creating a student-owned one picks the student first,
+ * from their advisees (`/api/advisees`) or, for an admin, every student; the service still decides whether
+ * the caller may create it for that student (docs/workflows.md, "The domains").
+ */
+export function forCreator(kind: RequestKind, role: string): RequestKind {
+  if (kind.owner !== 'student' || role === 'student') return kind
+  return { ...kind, fields: [{ name: 'student', label: 'Student', kind: role === 'admin' ? 'student' : 'advisee' }, ...kind.fields] }
+}
 
 export function kindOf(domain: string): RequestKind | undefined {
   return requestKinds.find((k) => k.domain === domain)

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import { api, type PathsWith } from '../../api/client'
 import { domainOf, type Domain } from '../../lib/inbox'
@@ -6,7 +6,7 @@ import { useMe } from '../../shell'
 import { Alert, Loading, messageOf, Title, useLoad } from '../../ui'
 import { RequestForm } from './request-form'
 import { ownRequests, planNamesOf, titleOf } from './own-requests'
-import { bodyOf, kindOf, requestKinds, type CreateBody, type RequestEntity, type RequestKind, type UpdateBody } from './request-kinds'
+import { bodyOf, forCreator, kindOf, requestKinds, type CreateBody, type RequestEntity, type RequestKind, type UpdateBody } from './request-kinds'
 import { RequestRoute } from './request-route'
 
 type ItemPath = `${Domain['base']}/{id}` & PathsWith<'get'>
@@ -85,14 +85,19 @@ function NewRequest({ role, onCreated }: { role: string; onCreated: (domain: Dom
   const [chosen, setChosen] = useState(offered[0]?.domain ?? '')
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
-  const kind = kindOf(chosen)
+  // One object per kind and role: the form reloads its choices when the kind changes.
+  const kind = useMemo(() => {
+    const base = kindOf(chosen)
+    return base && forCreator(base, role)
+  }, [chosen, role])
   const domain = domainOf(chosen)
 
   function create(values: Readonly<Record<string, string>>) {
     if (!kind || !domain) return
     setBusy(true)
     setProblem(null)
-    // The owner (student, applicant, nominator) is left out: the service makes it the caller's Person.
+    // An owner the form does not name (a student's own request, the applicant, the nominator) is left
+    // out: the service makes it the caller's Person. An advisor's or admin's names the student picked.
     const body = bodyOf(kind, values, false) as CreateBody
     api('post', domain.base, { body }).then(
       (created) => onCreated(domain, created._id),
