@@ -1,9 +1,10 @@
-import { PermissionDenied } from '../errors.js'
+import { PermissionDenied, RecordNotFound } from '../errors.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
 import { where, type Filter } from '../store/port.js'
 import type { Caller } from './identity.js'
+import type { Instances } from './persistence.js'
 import type { DomainSpec, EntityFields } from './registry.js'
-import type { StoredInstance } from './types.js'
+import type { EntityView, StoredInstance } from './types.js'
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [])
 
@@ -54,4 +55,17 @@ export async function visibleFilter(spec: DomainSpec, caller: Caller, participan
   const clauses: Filter[] = [where(spec.ownerField, { $in: ids }), { _id: { $in: participantEntities } }]
   if (spec.submitterRule === 'student' && caller.personId) clauses.push(where(spec.ownerField, { $in: await advisees() }))
   return { $or: clauses }
+}
+
+/**
+ * The entity of the domain with its instance, each read once, entity first (the order repair.ts
+ * relies on); 404 when missing or not the caller's to see.
+ */
+export async function visibleEntity(
+  spec: DomainSpec, caller: Caller, id: string, records: RecordService, instances: Instances,
+): Promise<{ entity: EntityView; instance: StoredInstance | null }> {
+  const entity = await records.get(id, spec.entityClass)
+  const instance = entity ? await instances.ofEntity(id) : null
+  if (!entity || !(await canSee(spec, caller, entity, instance, records))) throw new RecordNotFound(`${id} not found`)
+  return { entity, instance }
 }

@@ -137,9 +137,10 @@ export class Instances {
    * Runs an engine action on the instance and writes its result. A lost race reloads and runs the
    * action once more on what won (so a repeat of the winner's action is answered as a repeat); losing
    * again is a 409 with the instance's current state. A refusal is thrown as the service's error.
+   * `read`: the instance as the caller just read it, so a write that meets no race reads it only once.
    */
-  async act(id: string, run: (current: StoredInstance) => Outcome<StoredInstance>): Promise<Acted> {
-    let current = await this.byId(id)
+  async act(id: string, run: (current: StoredInstance) => Outcome<StoredInstance>, read?: StoredInstance): Promise<Acted> {
+    let current = read ?? await this.byId(id)
     for (let attempt = 0; attempt < 2 && current; attempt++) {
       const outcome = run(current)
       if (!outcome.ok) throw refusalError(outcome, current)

@@ -5,7 +5,7 @@ import type { RecordService } from '../records/service.js'
 import type { CompiledSchema } from '../schema/index.js'
 import { instanceIdOf, type Instances } from './persistence.js'
 import { registry, type DomainSpec } from './registry.js'
-import type { EntityView } from './types.js'
+import type { EntityView, StoredInstance } from './types.js'
 
 const projectAttempts = 5
 
@@ -57,12 +57,17 @@ export class Projector {
     private readonly onApproved: OnApproved,
   ) {}
 
-  /** Brings the entity in step with its instance as it is now; the entity as it then stands. */
-  async project(spec: DomainSpec, entityId: string, actor: Actor): Promise<EntityView> {
+  /**
+   * Brings the entity in step with its instance as it is now; the entity as it then stands. `read`: the
+   * entity as an action read it and the instance that action then wrote, used for the first attempt
+   * instead of reading both again. The instance was still read (written) after the entity, and the
+   * write is conditional on the entity's version, so the order above holds; a lost race reads afresh.
+   */
+  async project(spec: DomainSpec, entityId: string, actor: Actor, read?: { entity: EntityView; instance: StoredInstance }): Promise<EntityView> {
     for (let attempt = 0; attempt < projectAttempts; attempt++) {
-      const entity = await this.records.get(entityId, spec.entityClass)
+      const entity = attempt === 0 && read ? read.entity : await this.records.get(entityId, spec.entityClass)
       if (!entity) throw new WorkflowConflict(`${entityId} no longer exists`)
-      const instance = await this.instances.ofEntity(entityId)
+      const instance = attempt === 0 && read ? read.instance : await this.instances.ofEntity(entityId)
       const patch = projection(spec, entity, instance)
       if (!patch) return entity
       try {
