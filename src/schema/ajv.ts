@@ -65,7 +65,9 @@ export function describeError(error: ErrorObject): string {
   }
 }
 
+/** The values a discriminated oneOf takes in its tag (`type` of a person, `decision` of a workflow decision). */
 function listTypes(schema: Record<string, unknown>): string {
-  const options = (schema.oneOf ?? []) as { properties?: { type?: { const?: string; enum?: string[] } } }[]
-  return options.map((o) => o.properties?.type?.const ?? o.properties?.type?.enum?.join(', ')).filter(Boolean).join(', ')
+  const tag = (schema.discriminator as { propertyName?: string } | undefined)?.propertyName ?? 'type'
+  const options = (schema.oneOf ?? []) as { properties?: Record<string, { const?: string; enum?: string[] } | undefined> }[]
+  return options.map((o) => o.properties?.[tag]?.const ?? o.properties?.[tag]?.enum?.join(', ')).filter(Boolean).join(', ')
 }

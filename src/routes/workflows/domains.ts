@@ -3,7 +3,6 @@ import { Type, type TSchema } from '@sinclair/typebox'
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import { allow } from '../../auth/permissions.js'
 import { principalOf } from '../../auth/plugin.js'
-import { ValidationFailed } from '../../errors.js'
 import { actorOf } from '../../http/actor.js'
 import { registry, type DomainSpec, type WorkflowDomainKey } from '../../workflows/registry.js'
 import type { EntityView } from '../../workflows/types.js'
@@ -211,15 +210,10 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
         description: `${decisionHelp} delegate_to goes with delegate and only with it; request_revision needs a comment.`,
       },
     }, async (request) => {
-      const { decision, delegate_to: to, ...rest } = request.body
-      if (decision === 'delegate') {
-        if (to === undefined) throw new ValidationFailed("Invalid body: 'delegate_to' is required with decision delegate")
-        if (rest.override !== undefined) throw new ValidationFailed("Invalid body: 'override' does not go with decision delegate")
-        return workflows.delegate(domain, principalOf(request), actorOf(request), request.params.id, { to, ...rest })
-      }
-      if (to !== undefined) throw new ValidationFailed(`Invalid body: 'delegate_to' goes only with decision delegate, not ${decision}`)
-      if (decision === 'request_revision' && !rest.comment) throw new ValidationFailed("Invalid body: 'comment' is required with decision request_revision: say what to revise")
-      return workflows.decide(domain, principalOf(request), actorOf(request), request.params.id, { decision, ...rest })
+      const body = request.body
+      if (body.decision !== 'delegate') return workflows.decide(domain, principalOf(request), actorOf(request), request.params.id, body)
+      const { decision: _delegate, delegate_to: to, ...rest } = body
+      return workflows.delegate(domain, principalOf(request), actorOf(request), request.params.id, { to, ...rest })
     })
   }
 

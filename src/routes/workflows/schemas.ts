@@ -1,4 +1,4 @@
-import { Type, type TObject, type TSchema } from '@sinclair/typebox'
+import { Type, type Static, type TObject, type TSchema, type TUnion } from '@sinclair/typebox'
 import { maxCommentLength } from '../../domain/workflows/index.js'
 import type { CompiledSchema } from '../../schema/index.js'
 import { idKeyPattern, idPattern } from '../../schema/typebox.js'
@@ -27,19 +27,17 @@ const StageKey = Type.String({
 })
 const Override = Type.Boolean({ description: 'An admin deciding for the active stage without having been asked; needs the reason in `comment`. Recorded as an override' })
 
+const Revision = Type.String({ ...Comment, minLength: 1, description: `What to revise; at most ${maxCommentLength} characters` })
+/** What an approve or reject says beside the decision; a revision request says the same but must say what to revise. */
+const decisionFields = { comment: Type.Optional(Comment), stage: Type.Optional(StageKey), override: Type.Optional(Override) }
+const revisionFields = { ...decisionFields, comment: Revision }
+const closed = { additionalProperties: false } as const
+
 /** The body of a thesis approve or reject. */
-export const DecisionBody = Type.Object({
-  comment: Type.Optional(Comment),
-  stage: Type.Optional(StageKey),
-  override: Type.Optional(Override),
-}, { additionalProperties: false })
+export const DecisionBody = Type.Object(decisionFields, closed)
 
 /** A revision request says what to revise. */
-export const RevisionBody = Type.Object({
-  comment: Type.String({ ...Comment, minLength: 1, description: `What to revise; at most ${maxCommentLength} characters` }),
-  stage: Type.Optional(StageKey),
-  override: Type.Optional(Override),
-}, { additionalProperties: false })
+export const RevisionBody = Type.Object(revisionFields, closed)
 
 /**
  * A delegate: a Person who is not a student, or a User (an admin or staff member with no Person). Who
@@ -56,19 +54,29 @@ export const delegateBody = (schema: CompiledSchema) => Type.Object({
   to: delegateId(schema, 'Who decides instead, never the submitter, oneself or someone already approving in the stage'),
   comment: Type.Optional(Comment),
   stage: Type.Optional(StageKey),
-}, { additionalProperties: false })
+}, closed)
 
-export const decisionNames = ['approve', 'reject', 'request_revision', 'delegate'] as const
-export type DecisionName = (typeof decisionNames)[number]
-
-/** The one decision route of every domain but the thesis. */
-export const combinedDecisionBody = (schema: CompiledSchema) => Type.Object({
-  decision: Type.Unsafe<DecisionName>({ type: 'string', enum: [...decisionNames], description: 'What the approver decides' }),
-  comment: Type.Optional(Type.String({ ...Comment, description: `Needed with request_revision (what to revise) and with an override; at most ${maxCommentLength} characters` })),
-  delegate_to: Type.Optional(delegateId(schema, 'With delegate, and only then: who decides instead')),
-  stage: Type.Optional(StageKey),
-  override: Type.Optional(Override),
-}, { additionalProperties: false })
+/**
+ * The one decision route of every domain but the thesis: one body per decision, picked by `decision`
+ * (a discriminated oneOf, so validation checks only the branch named and the OpenAPI documents each).
+ * A revision request needs a comment; delegate_to goes with delegate, which takes no override.
+ */
+export const combinedDecisionBody = (schema: CompiledSchema) => {
+  const decision = <D extends string>(name: D) => Type.Literal(name, { description: 'What the approver decides' })
+  const branches = [
+    Type.Object({ decision: decision('approve'), ...decisionFields }, closed),
+    Type.Object({ decision: decision('reject'), ...decisionFields }, closed),
+    Type.Object({ decision: decision('request_revision'), ...revisionFields }, closed),
+    Type.Object({
+      decision: decision('delegate'),
+      delegate_to: delegateId(schema, 'Who decides instead'),
+      comment: Type.Optional(Comment),
+      stage: Type.Optional(StageKey),
+    }, closed),
+  ] as const
+  // A TypeBox Union is an anyOf, which the validator's discriminator does not take: the same union as a oneOf.
+  return Type.Unsafe<Static<TUnion<[...typeof branches]>>>({ type: 'object', oneOf: branches, discriminator: { propertyName: 'decision' } })
+}
 
 export const WithdrawBody = Type.Object({ comment: Type.Optional(Comment) }, { additionalProperties: false })
 

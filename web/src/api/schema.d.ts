@@ -15879,17 +15879,51 @@ export interface operations {
                 "application/json": {
                     /**
                      * @description What the approver decides
-                     * @enum {string}
+                     * @constant
                      */
-                    decision: "approve" | "reject" | "request_revision" | "delegate";
-                    /** @description Needed with request_revision (what to revise) and with an override; at most 10000 characters */
+                    decision: "approve";
+                    /** @description At most 10000 characters */
                     comment?: string;
-                    /** @description With delegate, and only then: who decides instead: the id of a Faculty, Staff, User; never a student */
-                    delegate_to?: string;
                     /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
                     stage?: string;
                     /** @description An admin deciding for the active stage without having been asked; needs the reason in `comment`. Recorded as an override */
                     override?: boolean;
+                } | {
+                    /**
+                     * @description What the approver decides
+                     * @constant
+                     */
+                    decision: "reject";
+                    /** @description At most 10000 characters */
+                    comment?: string;
+                    /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
+                    stage?: string;
+                    /** @description An admin deciding for the active stage without having been asked; needs the reason in `comment`. Recorded as an override */
+                    override?: boolean;
+                } | {
+                    /**
+                     * @description What the approver decides
+                     * @constant
+                     */
+                    decision: "request_revision";
+                    /** @description What to revise; at most 10000 characters */
+                    comment: string;
+                    /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
+                    stage?: string;
+                    /** @description An admin deciding for the active stage without having been asked; needs the reason in `comment`. Recorded as an override */
+                    override?: boolean;
+                } | {
+                    /**
+                     * @description What the approver decides
+                     * @constant
+                     */
+                    decision: "delegate";
+                    /** @description Who decides instead: the id of a Faculty, Staff, User; never a student */
+                    delegate_to: string;
+                    /** @description At most 10000 characters */
+                    comment?: string;
+                    /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
+                    stage?: string;
                 };
             };
         };
@@ -16352,17 +16386,51 @@ export interface operations {
                 "application/json": {
                     /**
                      * @description What the approver decides
-                     * @enum {string}
+                     * @constant
                      */
-                    decision: "approve" | "reject" | "request_revision" | "delegate";
-                    /** @description Needed with request_revision (what to revise) and with an override; at most 10000 characters */
+                    decision: "approve";
+                    /** @description At most 10000 characters */
                     comment?: string;
-                    /** @description With delegate, and only then: who decides instead: the id of a Faculty, Staff, User; never a student */
-                    delegate_to?: string;
                     /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
                     stage?: string;
                     /** @description An admin deciding for the active stage without having been asked; needs the reason in `comment`. Recorded as an override */
                     override?: boolean;
+                } | {
+                    /**
+                     * @description What the approver decides
+                     * @constant
+                     */
+                    decision: "reject";
+                    /** @description At most 10000 characters */
+                    comment?: string;
+                    /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
+                    stage?: string;
+                    /** @description An admin deciding for the active stage without having been asked; needs the reason in `comment`. Recorded as an override */
+                    override?: boolean;
+                } | {
+                    /**
+                     * @description What the approver decides
+                     * @constant
+                     */
+                    decision: "request_revision";
+                    /** @description What to revise; at most 10000 characters */
+                    comment: string;
+                    /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
+                    stage?: string;
+                    /** @description An admin deciding for the active stage without having been asked; needs the reason in `comment`. Recorded as an override */
+                    override?: boolean;
+                } | {
+                    /**
+                     * @description What the approver decides
+                     * @constant
+                     */
+                    decision: "delegate";
+                    /** @description Who decides instead: the id of a Faculty, Staff, User; never a student */
+                    delegate_to: string;
+                    /** @description At most 10000 characters */
+                    comment?: string;
+                    /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
+                    stage?: string;
                 };
             };
         };
@@ -16827,17 +16895,51 @@ export interface operations {
                 "application/json": {
                     /**
                      * @description What the approver decides
-                     * @enum {string}
+                     * @constant
                      */
-                    decision: "approve" | "reject" | "request_revision" | "delegate";
-                    /** @description Needed with request_revision (what to revise) and with an override; at most 10000 characters */
+                    decision: "approve";
+                    /** @description At most 10000 characters */
                     comment?: string;
-                    /** @description With delegate, and only then: who decides instead: the id of a Faculty, Staff, User; never a student */
-                    delegate_to?: string;
                     /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
                     stage?: string;
                     /** @description An admin deciding for the active stage without having been asked; needs the reason in `comment`. Recorded as an override */
                     override?: boolean;
+                } | {
+                    /**
+                     * @description What the approver decides
+                     * @constant
+                     */
+                    decision: "reject";
+                    /** @description At most 10000 characters */
+                    comment?: string;
+                    /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
+                    stage?: string;
+                    /** @description An admin deciding for the active stage without having been asked; needs the reason in `comment`. Recorded as an override */
+                    override?: boolean;
+                } | {
+                    /**
+                     * @description What the approver decides
+                     * @constant
+                     */
+                    decision: "request_revision";
+                    /** @description What to revise; at most 10000 characters */
+                    comment: string;
+                    /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
+                    stage?: string;
+                    /** @description An admin deciding for the active stage without having been asked; needs the reason in `comment`. Recorded as an override */
+                    override?: boolean;
+                } | {
+                    /**
+                     * @description What the approver decides
+                     * @constant
+                     */
+                    decision: "delegate";
+                    /** @description Who decides instead: the id of a Faculty, Staff, User; never a student */
+                    delegate_to: string;
+                    /** @description At most 10000 characters */
+                    comment?: string;
+                    /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
+                    stage?: string;
                 };
             };
         };
@@ -17177,17 +17279,51 @@ export interface operations {
                 "application/json": {
                     /**
                      * @description What the approver decides
-                     * @enum {string}
+                     * @constant
                      */
-                    decision: "approve" | "reject" | "request_revision" | "delegate";
-                    /** @description Needed with request_revision (what to revise) and with an override; at most 10000 characters */
+                    decision: "approve";
+                    /** @description At most 10000 characters */
                     comment?: string;
-                    /** @description With delegate, and only then: who decides instead: the id of a Faculty, Staff, User; never a student */
-                    delegate_to?: string;
                     /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
                     stage?: string;
                     /** @description An admin deciding for the active stage without having been asked; needs the reason in `comment`. Recorded as an override */
                     override?: boolean;
+                } | {
+                    /**
+                     * @description What the approver decides
+                     * @constant
+                     */
+                    decision: "reject";
+                    /** @description At most 10000 characters */
+                    comment?: string;
+                    /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
+                    stage?: string;
+                    /** @description An admin deciding for the active stage without having been asked; needs the reason in `comment`. Recorded as an override */
+                    override?: boolean;
+                } | {
+                    /**
+                     * @description What the approver decides
+                     * @constant
+                     */
+                    decision: "request_revision";
+                    /** @description What to revise; at most 10000 characters */
+                    comment: string;
+                    /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
+                    stage?: string;
+                    /** @description An admin deciding for the active stage without having been asked; needs the reason in `comment`. Recorded as an override */
+                    override?: boolean;
+                } | {
+                    /**
+                     * @description What the approver decides
+                     * @constant
+                     */
+                    decision: "delegate";
+                    /** @description Who decides instead: the id of a Faculty, Staff, User; never a student */
+                    delegate_to: string;
+                    /** @description At most 10000 characters */
+                    comment?: string;
+                    /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
+                    stage?: string;
                 };
             };
         };
@@ -17617,17 +17753,51 @@ export interface operations {
                 "application/json": {
                     /**
                      * @description What the approver decides
-                     * @enum {string}
+                     * @constant
                      */
-                    decision: "approve" | "reject" | "request_revision" | "delegate";
-                    /** @description Needed with request_revision (what to revise) and with an override; at most 10000 characters */
+                    decision: "approve";
+                    /** @description At most 10000 characters */
                     comment?: string;
-                    /** @description With delegate, and only then: who decides instead: the id of a Faculty, Staff, User; never a student */
-                    delegate_to?: string;
                     /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
                     stage?: string;
                     /** @description An admin deciding for the active stage without having been asked; needs the reason in `comment`. Recorded as an override */
                     override?: boolean;
+                } | {
+                    /**
+                     * @description What the approver decides
+                     * @constant
+                     */
+                    decision: "reject";
+                    /** @description At most 10000 characters */
+                    comment?: string;
+                    /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
+                    stage?: string;
+                    /** @description An admin deciding for the active stage without having been asked; needs the reason in `comment`. Recorded as an override */
+                    override?: boolean;
+                } | {
+                    /**
+                     * @description What the approver decides
+                     * @constant
+                     */
+                    decision: "request_revision";
+                    /** @description What to revise; at most 10000 characters */
+                    comment: string;
+                    /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
+                    stage?: string;
+                    /** @description An admin deciding for the active stage without having been asked; needs the reason in `comment`. Recorded as an override */
+                    override?: boolean;
+                } | {
+                    /**
+                     * @description What the approver decides
+                     * @constant
+                     */
+                    decision: "delegate";
+                    /** @description Who decides instead: the id of a Faculty, Staff, User; never a student */
+                    delegate_to: string;
+                    /** @description At most 10000 characters */
+                    comment?: string;
+                    /** @description The stage decided on, as the caller last saw the instance; a repeated request naming it cannot land on the next stage. The active stage when absent */
+                    stage?: string;
                 };
             };
         };

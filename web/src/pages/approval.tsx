@@ -34,9 +34,10 @@ function send(domain: Domain, id: string, decision: Decision, comment: string, d
     if (decision === 'delegate') return api('post', '/api/thesis/requests/{id}/delegate', { path: { id }, body: { to: delegate, ...said } })
     return api('post', `/api/thesis/requests/{id}/${decision}` as ThesisDecisionPath, { path: { id }, body: said })
   }
-  const body = decision === 'delegate'
-    ? { decision, delegate_to: delegate, ...said }
-    : { decision: decision === 'request-revision' ? 'request_revision' as const : decision, ...said }
+  // A revision request must say what to revise: sent as typed, an empty one is the service's 400 naming comment.
+  const body = decision === 'delegate' ? { decision, delegate_to: delegate, ...said }
+    : decision === 'request-revision' ? { decision: 'request_revision' as const, comment }
+    : { decision, ...said }
   return api('post', `${domain.base}/{id}/decision` as DecisionPath, { path: { id }, body })
 }
 
