@@ -33,7 +33,7 @@ export const RawMetadataSchema = Type.Object({
   correctable_key: Type.Optional(Names),
   /**
    * Fields the system keeps (a campus sync or an import writes them, e.g. `source`, `active`): served
-   * `readOnly` in the create and update variants so forms leave them out; the API accepts them as before.
+   * `readOnly` in the create variant so create forms leave them out; the API accepts them as before.
    */
   system_fields: Type.Optional(Names),
   label: Type.Optional(Names),

@@ -29,7 +29,7 @@ export function titleProperties(schema: unknown): void {
 }
 
 /**
- * Marks `readOnly` the properties a class's `@metadata.system_fields` names, in a served create or update
+ * Marks `readOnly` the properties a class's `@metadata.system_fields` names, in a served create
  * schema (the class's own, or each `oneOf` member titled by its class), so form generators leave out what
  * the system keeps (docs/schemas.md, "One type's schema"). Only the served copy is marked: the validators
  * accept those fields as before. Changes `schema` in place.

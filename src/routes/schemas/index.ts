@@ -86,7 +86,7 @@ export const schemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const copy: ServedSchema & { $id: string } = { $schema: 'http://json-schema.org/draft-07/schema#', $id: id, ...JSON.parse(JSON.stringify(schema)) as Omit<ServedSchema, '$schema'> }
       titleProperties(copy)
       // A merged abstract class (Person's update variant) is titled by the root, whose metadata its subclasses inherit.
-      if (variant !== 'record') markSystemFields(copy, (className) => model.classes.get(className)?.metadata.system_fields ?? [])
+      if (variant === 'create') markSystemFields(copy, (className) => model.classes.get(className)?.metadata.system_fields ?? [])
       served.set(key, freezeDeep(copy))
     }
     return served.get(key)
