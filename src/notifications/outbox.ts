@@ -5,6 +5,7 @@ import { DuplicateKeyError } from '../store/port.js'
 import type { Approvers } from '../workflows/approvers.js'
 import { instancesCollection } from '../workflows/persistence.js'
 import { domainSpec, type WorkflowDomainKey } from '../workflows/registry.js'
+import { entityTitles, readerOf } from '../workflows/titles.js'
 import type { StoredInstance } from '../workflows/types.js'
 import { eventsCollection, type EventRecord } from './collections.js'
 import { entityLink } from './links.js'
@@ -41,6 +42,7 @@ export class WorkflowOutbox {
       const spec = domainSpec(domain)
       const entity = await this.records.get(instance.entity)
       const student = entity ? spec.student(entity) : undefined
+      const title = entity ? (await entityTitles([entity], readerOf(this.records))).get(entity._id) ?? instance.entity : instance.entity
       let admins: readonly string[] | undefined
       for (let index = from; index < instance.history.length; index++) {
         const entry = instance.history[index]!
@@ -48,7 +50,7 @@ export class WorkflowOutbox {
         for (const event of eventsOfEntry(instance, index, { ...(student ? { student } : {}), admins: admins ?? [] })) {
           const record: EventRecord = {
             _id: workflowEventId(instance._id, index, event.type), type: event.type, source: spec.base, subject: instance.entity, time: entry.at,
-            title: entity ? spec.title(entity) : instance.entity, link: entityLink(domain, instance.entity),
+            title, link: entityLink(domain, instance.entity),
             data: {
               domain, entity: instance.entity, instance: instance._id, round: entry.round, ...(event.stage !== undefined ? { stage: event.stage } : {}),
             },

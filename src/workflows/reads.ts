@@ -8,6 +8,7 @@ import { visibleEntity, visibleFilter } from './access.js'
 import { callerOf } from './identity.js'
 import type { Instances } from './persistence.js'
 import { domainSpec, type WorkflowDomainKey } from './registry.js'
+import { entityTitles, readerOf } from './titles.js'
 import type { EntityView, HistoryItem, InstanceSummary, ListQuery, Page, PendingItem, PendingQuery, StoredInstance } from './types.js'
 import type { Principal } from '../auth/principal.js'
 
@@ -78,7 +79,6 @@ export class WorkflowReads {
   }
 
   async pending(domain: WorkflowDomainKey, principal: Principal, query: PendingQuery): Promise<Page<PendingItem>> {
-    const spec = domainSpec(domain)
     const caller = await callerOf(principal, this.people)
     if (query.approver !== undefined && !caller.admin && !caller.ids.has(query.approver)) throw new PermissionDenied("only admins see another approver's queue")
     const ids = query.approver !== undefined ? [query.approver] : [...caller.ids]
@@ -89,18 +89,17 @@ export class WorkflowReads {
       collection.view(filter, { sort: [['submitted_at', 1], ['_id', 1]], skip: query.offset, limit: query.limit }),
       collection.count(filter),
     ])
-    // The page's entities and submitters, a query per class rather than two reads per row.
-    const [entities, submitters] = await Promise.all([
-      this.viewsOf(page.map((instance) => instance.entity)), this.viewsOf(page.map((instance) => instance.submitter)),
-    ])
+    // The page's entities, submitters and (major plans) plans and students: a few queries per page, not reads per row.
+    const read = readerOf(this.records, this.schema)
+    const [entities, submitters] = await Promise.all([read(page.map((instance) => instance.entity)), read(page.map((instance) => instance.submitter))])
+    const titles = await entityTitles([...entities.values()], read)
     const now = this.now().getTime()
     const items = page.map((instance): PendingItem => {
       const stage = activeStage(instance as StoredInstance)
       const approval = stage?.approvals.find((a) => a.round === instance.round && a.status === 'pending' && ids.includes(a.approver))
-      const entity = entities.get(instance.entity)
       const submitter = submitters.get(instance.submitter)
       return {
-        id: instance.entity, instance: instance._id, title: entity ? spec.title(entity) : '', stage: instance.current_stage,
+        id: instance.entity, instance: instance._id, title: titles.get(instance.entity) ?? '', stage: instance.current_stage,
         ...(stage?.due_at !== undefined ? { due_at: stage.due_at } : {}),
         overdue: approval?.overdue === true || (stage?.due_at !== undefined && now > Date.parse(stage.due_at)),
         age_days: Math.floor((now - Date.parse(instance.submitted_at)) / dayMs),
@@ -111,19 +110,5 @@ export class WorkflowReads {
       }
     })
     return { items, total, limit: query.limit, offset: query.offset }
-  }
-
-  /** The records with these ids, by id, read one query per class (a page is at most a few hundred ids). */
-  private async viewsOf(ids: readonly string[]): Promise<Map<string, Readonly<Record<string, unknown>>>> {
-    const byClass = new Map<string, Set<string>>()
-    for (const id of ids) {
-      const cls = this.schema.classOfId(id)
-      if (cls) byClass.set(cls.name, (byClass.get(cls.name) ?? new Set()).add(id))
-    }
-    const found = new Map<string, Readonly<Record<string, unknown>>>()
-    await Promise.all([...byClass].map(async ([name, part]) => {
-      for (const record of await this.records.collectionOf(this.schema.class(name)!).view({ _id: { $in: [...part] } })) found.set(record._id, record)
-    }))
-    return found
   }
 }

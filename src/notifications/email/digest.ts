@@ -3,7 +3,8 @@ import type { RecordService } from '../../records/service.js'
 import type { CompiledSchema } from '../../schema/index.js'
 import { DuplicateKeyError, type Doc, type Store } from '../../store/port.js'
 import { instancesCollection } from '../../workflows/persistence.js'
-import { domainSpec, type WorkflowDomainKey } from '../../workflows/registry.js'
+import type { WorkflowDomainKey } from '../../workflows/registry.js'
+import { entityTitles, readerOf } from '../../workflows/titles.js'
 import type { StoredInstance } from '../../workflows/types.js'
 import { deliveryId } from '../collections.js'
 import { absoluteLink, entityLink } from '../links.js'
@@ -146,10 +147,13 @@ export class Digest {
       byClass.set(cls.name, entry)
     }
     const titles = new Map<string, string>()
-    for (const [name, { domain, ids }] of byClass) {
-      const spec = domainSpec(domain)
+    const read = readerOf(this.records, this.schema)
+    for (const [name, { ids }] of byClass) {
       for (const part of chunks([...ids])) {
-        for (const entity of await this.records.find(this.schema.class(name)!, { _id: { $in: part } })) titles.set(entity._id, spec.title(entity) || entity._id)
+        const entities = await this.records.find(this.schema.class(name)!, { _id: { $in: part } })
+        // A major plan's title names its plan and student (titles.ts), read for the whole chunk at once.
+        const named = await entityTitles(entities, read)
+        for (const entity of entities) titles.set(entity._id, named.get(entity._id) || entity._id)
       }
     }
     return titles

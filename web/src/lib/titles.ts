@@ -1,8 +1,9 @@
 /**
- * Titles of pending requests as people read them. The service titles a major plan by its plan's id
- * ("Plan StudentPlan/sample-plan-05"); the inbox, held to seven requests, cannot look each plan up, so
- * such a title names whoever submitted it instead, and the approval page names the plan and the student.
- * A title the service already gives in words is shown as it is.
+ * Titles of pending requests as people read them. The service titles a major plan by its plan's name
+ * and student ("Major plan: Four years — Una Under"), and a plan with no name by its id ("Plan
+ * StudentPlan/sample-plan-05"); the inbox, held to seven requests, cannot look such a plan up, so that
+ * title names whoever submitted it instead, and the approval page names the plan and the student. A
+ * title the service gives in words is shown as it is.
  */
 import type { DomainKey } from './inbox.js'
 
