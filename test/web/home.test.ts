@@ -102,10 +102,12 @@ t.test('an advisor\'s dashboard leads with the inbox: what awaits her by domain,
 })
 
 t.test('an admin\'s dashboard leads with what needs attention: failed jobs, sync runs gone wrong, the last backup, within 7 requests', async (t) => {
-  // A first-time admin's mistake: people synced before sections, so rows fail; then a job the feed refuses.
+  // A people run whose feed enrols someone in a class it never listed, so a row fails; then a job the feed refuses.
   const feed = await provider(t, campus())
   const configure = async (secret: string) => t.equal((await d.admin({ method: 'PUT', url: '/api/campus-sync/config', payload: { source: { ...restSource(feed.url), client_secret: secret } } })).statusCode, 200)
   await configure('s3cret')
+  for (const kind of ['courses', 'sections']) await finished(d.admin, (await d.admin({ method: 'POST', url: `/api/campus-sync/${kind}`, payload: {} })).json().jobId)
+  feed.feed.enrollments.push({ sourcedId: 'E9', status: 'active', dateLastModified: '2025-09-03T10:00:00Z', role: 'student', user: { sourcedId: 'S1' }, class: { sourcedId: 'K9' } })
   const people = await d.admin({ method: 'POST', url: '/api/campus-sync/people', payload: {} })
   t.equal(people.statusCode, 202)
   await finished(d.admin, people.json().jobId)
@@ -126,7 +128,7 @@ t.test('an admin\'s dashboard leads with what needs attention: failed jobs, sync
   const [run] = (await get('admin', '/api/campus-sync/runs?kind=people&limit=1')).items as { errors: unknown[] }[]
   t.ok(run!.errors.length > 0, 'the people run left rows in error')
   t.match(await attention.innerText(), `The people sync of`, 'the people run is named')
-  t.match(await attention.innerText(), `completed with ${run!.errors.length} rows in error`, 'with its errors counted as the API has them')
+  t.match(await attention.innerText(), `completed with ${run!.errors.length === 1 ? '1 row' : `${run!.errors.length} rows`} in error`, 'with its errors counted as the API has them')
   t.match(await attention.innerText(), 'No backup yet', 'and no backup yet')
 
   await jobs.click()
