@@ -166,7 +166,7 @@ function translate(refs: Refs, context: ApplyContext): Record<string, unknown> {
   return out
 }
 
-/** Campus sync writes protected enrollments, so each write is audited like an admin's (DESIGN 6.1). */
+/** Campus sync writes protected enrollments, so each write is audited like an admin's (docs/privacy.md, "Enrollment writes"). */
 async function audit(context: ApplyContext, id: string, action: 'create' | 'update'): Promise<void> {
   await context.auditLog.append(auditFacts(context, id, action))
 }

@@ -40,7 +40,7 @@ export const defaultSyncConfig: CampusSyncConfig = {
   maxDeactivatePercent: 10,
 }
 
-/** The stored configuration (SyncConfig/campus), else the sample package with the DESIGN 6.4 defaults. */
+/** The stored configuration (SyncConfig/campus), else the sample package with the defaults of docs/operations.md, "Campus sync (OneRoster)". */
 export async function loadSyncConfig(records: RecordService, schema: CompiledSchema, secrets: SecretBox): Promise<CampusSyncConfig> {
   if (!schema.class('SyncConfig')) return defaultSyncConfig
   const stored = await records.get(configId)

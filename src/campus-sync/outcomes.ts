@@ -1,7 +1,7 @@
 import type { Refusal } from '../domain/campus-sync/plan.js'
 
 /**
- * A campus sync's outcome event (DESIGN 6.7), as the run states it; who hears of it (the department
+ * A campus sync's outcome event (docs/notifications.md), as the run states it; who hears of it (the department
  * admins) is for whoever records it to say. Titles and data carry counts and ids only: a run's messages
  * can quote the feed's rows.
  */

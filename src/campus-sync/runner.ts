@@ -82,7 +82,7 @@ const ownedHere: Record<SyncKind, ReadonlySet<string>> = {
 }
 
 /**
- * One campus sync run of a kind (DESIGN 6.4): read the source, plan every change, refuse the whole run if
+ * One campus sync run of a kind (docs/operations.md, "Campus sync (OneRoster)"): read the source, plan every change, refuse the whole run if
  * the mass-deactivation guard trips, else write page by page. Rows a source delivered before failing are
  * applied (without deactivating anything by absence, since the rest never came) and the run fails with
  * the reason. Every run leaves a SyncRun record, and one that finished or was refused (a real run, not

@@ -11,7 +11,7 @@ export interface OutcomeSinks {
   readonly syncs: { carry(event: AdminEvent): Promise<Carried> }
   /** Publication imports' events, each naming its own recipients. */
   readonly imports: { record(event: OutcomeEvent): Promise<void> }
-  /** Records' restores and runs' reverts (DESIGN 6.9), to the department admins. */
+  /** Records' restores and runs' reverts (docs/history.md), to the department admins. */
   readonly records: { record(event: AdminEvent): Promise<void> }
   /** Backups made or failed (docs/operations.md), to the department admins. */
   readonly backups: { record(event: AdminEvent): Promise<void> }
@@ -44,7 +44,7 @@ export function jobFailedEvent(job: JobView): AdminEvent {
 }
 
 /**
- * Wires the outcome events of DESIGN 6.7 into the event log: a job failing for good (told by the job
+ * Wires the outcome events (docs/notifications.md) into the event log: a job failing for good (told by the job
  * driver of the process that ran it), and the sinks the features write their runs' events to.
  */
 export function wireOutcomes(log: EventLog, jobs: JobDriver, admins: () => Promise<string[]>): OutcomeSinks {

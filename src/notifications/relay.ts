@@ -9,7 +9,7 @@ export interface RelayLog {
 }
 
 /**
- * The relay (DESIGN 6.7): new history entries become events (outbox.ts), and every event not yet fanned
+ * The relay (docs/notifications.md): new history entries become events (outbox.ts), and every event not yet fanned
  * out gets each channel's delivery records and the jobs that send them, on the `notifications` queue.
  * It runs when a write lands (`wake`, in the writing process, never on its request path), and the sweep
  * runs it at start-up and every minute. Passes never overlap in one process; across processes every

@@ -16,7 +16,7 @@ const carrierClasses = ['SyncRun']
 /** How often the sweep runs: the relay's safety net, and the taking back of stale claims. */
 export const sweepEveryMs = 60_000
 
-/** Notifications and webhooks (DESIGN 6.7), built once per process from the services they read. */
+/** Notifications and webhooks (docs/notifications.md), built once per process from the services they read. */
 export class Notifications {
   readonly inApp: InApp
   readonly email: EmailModule

@@ -1,5 +1,5 @@
 /**
- * A finished import's outcome event (DESIGN 6.7): to each department member with new works to review.
+ * A finished import's outcome event (docs/notifications.md): to each department member with new works to review.
  * Its title and data carry counts and ids only.
  */
 export interface ImportEvent {

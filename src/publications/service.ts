@@ -8,7 +8,7 @@ import { importedWorkId, withEditedFields } from './user-edits.js'
 export const ownershipRule = "Permission denied: only the publication's department authors (dept_authors), a holder of manage_profiles or an admin may change or delete it"
 
 /**
- * The writes of publications after their creation (DESIGN 6.1): who owns one, and the import's rules
+ * The writes of publications after their creation (docs/privacy.md, "Publications: who may change them"): who owns one, and the import's rules
  * that a person's changes must keep. Changing or deleting a publication needs the caller among its
  * `dept_authors` (by their linked Person; an API key acts as its owner here, and only as an author: a
  * key carries neither admin rights nor manage_profiles), or manage_profiles, or the admin role. A field

@@ -1,6 +1,6 @@
 import type { ApiRecord } from '../records/service.js'
 
-// The fields an import writes; a person changing one makes it theirs (DESIGN 6.4).
+// The fields an import writes; a person changing one makes it theirs (docs/operations.md, "Publications from OpenAlex").
 const importedFields = ['title', 'authors', 'venue', 'year', 'doi', 'citation_count', 'abstract', 'url', 'dept_authors'] as const
 
 /** The OpenAlex work an imported publication came from; undefined for one entered by hand. */

@@ -2,7 +2,7 @@ import type { RowStatus } from '../../domain/campus-sync/model.js'
 
 /**
  * Readers for untrusted field values: everything becomes a trimmed, length-capped string or is left
- * out, so a feed cannot smuggle objects, arrays or megabyte strings into a record (SECURITY.md H, API10).
+ * out, so a feed cannot smuggle objects, arrays or megabyte strings into a record (docs/decisions.md, "Calls to outside systems").
  */
 
 const maxFieldLength = 1000

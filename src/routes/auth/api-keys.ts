@@ -22,7 +22,7 @@ const ApiKey = Type.Object({
 
 const params = Type.Object({ id: Type.String({ pattern: '^ApiKey/[A-Za-z0-9._~-]{1,160}$', 'x-reference': 'ApiKey' }) })
 
-/** API key management (DESIGN 5.3): for signed-in users only; a key cannot manage keys. */
+/** API key management (docs/auth.md, "API keys"): for signed-in users only; a key cannot manage keys. */
 export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['API keys']
   const grantable = keyGrantable(app.schema)

@@ -17,7 +17,7 @@ export const CurrentUser = Type.Object({
 }, { title: 'CurrentUser' })
 
 /**
- * The Person the caller is linked to (DESIGN 5.1), and their campus id: their user record's (set by
+ * The Person the caller is linked to (docs/auth.md, "Checking a token, the user and their permissions"), and their campus id: their user record's (set by
  * single sign-on), else that Person's, as for a user signed in with a token from `npm run token`.
  */
 async function linkOf(people: People, principal: Principal): Promise<{ campusId: string | null; personId: string | null }> {

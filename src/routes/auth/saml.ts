@@ -17,10 +17,10 @@ export interface SamlRouteOptions {
   readonly customTokens: CustomTokens
 }
 
-/** A SAMLResponse is tens of kilobytes; anything near this is not one (SECURITY.md A). */
+/** A SAMLResponse is tens of kilobytes; anything near this is not one (docs/auth.md, "What the callback checks"). */
 export const callbackBodyLimit = 256 * 1024
 
-/** As identity servers answer for a provider they do not have (DESIGN 5.2 item 7): nothing here is down. */
+/** As identity servers answer for a provider they do not have (docs/auth.md, "Trying it locally"): nothing here is down. */
 const notConfigured = () => new SsoNotConfigured('Single sign-on is not configured')
 
 /** An HTML form post, as the IdP's auto-submitting page sends it; repeated fields become lists. */

@@ -51,7 +51,7 @@ function present(user: UserRecord) {
 }
 
 /**
- * User administration (DESIGN 5.1), for admins: list, read, and change a user's role. Single sign-on
+ * User administration (docs/auth.md, "User administration"), for admins: list, read, and change a user's role. Single sign-on
  * never makes an admin; these routes can, and a role change is audited like any protected write.
  */
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -17,7 +17,7 @@ const summaries = {
   people: "Sync people and students' enrollments, and section instructors from teachers' enrollments",
 } as const
 
-/** Campus sync from the institution's OneRoster feed (DESIGN 6.4), for holders of manage_jobs. */
+/** Campus sync from the institution's OneRoster feed (docs/operations.md, "Campus sync (OneRoster)"), for holders of manage_jobs. */
 export const campusSyncRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { jobs, records, schema, secrets } = app
   const policy = allow.permission('manage_jobs')

@@ -84,7 +84,7 @@ function Followed({ stage, confirm, close, ended }: { stage: Stage; confirm: () 
 }
 
 /**
- * Reverting a run (DESIGN 6.9): a dry run first, whose report says which records would go back and which
+ * Reverting a run (docs/history.md): a dry run first, whose report says which records would go back and which
  * were changed since by someone else (left as they are); "Confirm revert" then runs it for real.
  */
 export function SyncRevert({ run, close, ended }: { run: string; close: () => void; ended: () => void }) {
