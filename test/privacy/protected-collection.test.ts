@@ -7,6 +7,8 @@ const protectedRoutes = new Set([
   '/api/students/{id}/degree-progress', '/api/student-progress/{studentId}',
   // Protected records' histories (docs/history.md): the same access rule, every read audited.
   '/api/students/{id}/enrollments/{enrollmentId}/history', '/api/student-plans/{id}/history',
+  // One's own Person record: it serves no enrollment, but every read of it is audited (docs/auth.md, "One's own record").
+  '/api/auth/me/person',
 ])
 
 /** One department for the whole file: the tests below run in order and account for what earlier ones did. */
