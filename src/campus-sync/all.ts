@@ -6,18 +6,8 @@ const termPattern = /^[0-9]{2}[FSUW]$/
 
 type Context = Pick<JobContext, 'signal' | 'progress' | 'log'>
 
-/** One kind's run within a complete sync, as the job's result lists it. */
-export interface AllRunSummary {
-  readonly kind: SyncRunKind
-  readonly run_id: string
-  readonly status: SyncResult['status']
-  readonly message?: string
-  readonly rows: number
-  readonly created: number
-  readonly updated: number
-  readonly unchanged: number
-  readonly deactivated: number
-  readonly skipped: number
+/** One kind's run within a complete sync, as the job's result lists it: the run's figures, its errors counted. */
+export type AllRunSummary = Pick<SyncResult, 'kind' | 'run_id' | 'status' | 'message' | 'rows' | 'created' | 'updated' | 'unchanged' | 'deactivated' | 'skipped'> & {
   readonly errors: number
 }
 
