@@ -18,23 +18,6 @@ const self = relative(root, fileURLToPath(import.meta.url))
 /** A citation of a document outside the repository: its sections were "DESIGN x.y" and "SECURITY X". */
 const outside = /\bDESIGN(?:\.md\b|\s+\d)|\bSECURITY(?:\.md\b|\s+[A-Z]\b)/g
 
-/**
- * Files that still cite the outside documents, with how many citations each holds. Each is being
- * changed by other work, or holds an OpenAPI description whose generated client types
- * (web/src/api/schema.d.ts) belong to that work; each citation goes once its owner rewrites it. The
- * list must shrink: a file listed here with more citations, or fewer (lower its count, or remove it
- * when none are left), fails, so the list never holds a file that no longer needs it.
- */
-const knownExceptions: Readonly<Record<string, number>> = {
-  // OpenAPI descriptions, generated into web/src/api/schema.d.ts, which follows them when its types are
-  // generated again: docs/auth.md, "Checking a token, the user and their permissions" (me.ts);
-  // docs/history.md (domains.ts); docs/notifications.md, "Where a webhook may send" (webhooks.ts).
-  'src/routes/auth/me.ts': 1,
-  'src/routes/notifications/webhooks.ts': 1,
-  'src/routes/workflows/domains.ts': 1,
-  'web/src/api/schema.d.ts': 8,
-}
-
 async function filesUnder(dir: string, extensions: readonly string[]): Promise<string[]> {
   const entries = await readdir(join(root, dir), { recursive: true, withFileTypes: true })
   return entries
@@ -60,21 +43,8 @@ function hits(path: string, pattern: RegExp): string[] {
 }
 
 t.test('no file cites a design or security document kept outside the repository', async (t) => {
-  const unexpected: string[] = []
-  const counts = new Map<string, number>()
-  for (const path of [...code, ...docs]) {
-    const lines = hits(path, outside)
-    const count = [...text(path).matchAll(outside)].length
-    if (count > 0) counts.set(path, count)
-    if (count > 0 && knownExceptions[path] === undefined) unexpected.push(...lines)
-  }
-  t.same(unexpected, [], 'cite docs/decisions.md or the capability\'s doc instead')
-  for (const [path, allowed] of Object.entries(knownExceptions)) {
-    const count = counts.get(path) ?? 0
-    t.equal(count, allowed, count < allowed
-      ? `${path} has ${count} outside citation(s), fewer than its ${allowed}: lower its count in knownExceptions, or remove it at 0`
-      : `${path} has ${count} outside citation(s), more than its known ${allowed}: cite the repository's docs instead\n${hits(path, outside).join('\n')}`)
-  }
+  const found = [...code, ...docs].flatMap((path) => hits(path, outside))
+  t.same(found, [], 'cite docs/decisions.md or the capability\'s doc instead')
 })
 
 /** The headings of a Markdown document, fenced code left out (its shell comments start with `#` too). */

@@ -11,7 +11,7 @@ export const CurrentUser = Type.Object({
   email: Type.String(),
   role: Type.String(),
   campusId: Type.Union([Type.String(), Type.Null()]),
-  personId: Type.Union([Type.String(), Type.Null()], { description: 'The Person record the caller is (DESIGN 5.1: by campus id, else by email), if any' }),
+  personId: Type.Union([Type.String(), Type.Null()], { description: 'The Person record the caller is, if any: matched by campus id, else by email (docs/auth.md)' }),
   permissions: Type.Array(Type.String({ enum: [...permissions] })),
   unread_notifications: Type.Integer({ minimum: 0, description: "How many of the caller's notifications are unread (GET /api/notifications), so an app's first screen needs no second request for it" }),
 }, { title: 'CurrentUser' })

@@ -69,7 +69,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/webhooks', {
     config: { policy },
     schema: {
-      tags, summary: 'Creates a webhook', description: 'Answers the webhook with its signing secret, which no later answer shows. The URL is checked (DESIGN 6.7, SSRF).',
+      tags, summary: 'Creates a webhook', description: 'Answers the webhook with its signing secret, which no later answer shows. The URL is checked against private and internal addresses (docs/notifications.md, "Where a webhook may send").',
       querystring: noQuery, body: WebhookBody, response: { 201: WithSecret, ...errorResponses(400, 401, 403) },
     },
   }, async (request, reply) => reply.code(201).send(await hooks().endpoints.create(request.body)))

@@ -171,7 +171,7 @@ function domainRoutes(app: App, spec: DomainSpec, answers: Answers): void {
   app.get(`${base}/:id/revisions`, {
     config: { policy },
     schema: {
-      tags, summary: `Every change to a ${noun}'s fields, newest first`, description: `Who changed which field, when, through what (DESIGN 6.9). ${who}`,
+      tags, summary: `Every change to a ${noun}'s fields, newest first`, description: `Who changed which field, when, through what (docs/history.md). ${who}`,
       params, querystring: historyQuery, response: { 200: HistoryPage, ...errorResponses(400, 401, 403, 404) },
     },
   }, async (request) => {

@@ -2626,7 +2626,7 @@ export interface paths {
         };
         /**
          * Every change to a ThesisRequest's fields, newest first
-         * @description Who changed which field, when, through what (DESIGN 6.9). Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
+         * @description Who changed which field, when, through what (docs/history.md). Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
          */
         get: operations["listThesisRequestRevisions"];
         put?: never;
@@ -2858,7 +2858,7 @@ export interface paths {
         };
         /**
          * Every change to a IndependentResearchRequest's fields, newest first
-         * @description Who changed which field, when, through what (DESIGN 6.9). Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
+         * @description Who changed which field, when, through what (docs/history.md). Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
          */
         get: operations["listIndependentResearchRequestRevisions"];
         put?: never;
@@ -3030,7 +3030,7 @@ export interface paths {
         };
         /**
          * Every change to a FellowshipApplication's fields, newest first
-         * @description Who changed which field, when, through what (DESIGN 6.9). Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
+         * @description Who changed which field, when, through what (docs/history.md). Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
          */
         get: operations["listFellowshipApplicationRevisions"];
         put?: never;
@@ -3202,7 +3202,7 @@ export interface paths {
         };
         /**
          * Every change to a AwardNomination's fields, newest first
-         * @description Who changed which field, when, through what (DESIGN 6.9). Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
+         * @description Who changed which field, when, through what (docs/history.md). Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
          */
         get: operations["listAwardNominationRevisions"];
         put?: never;
@@ -3346,7 +3346,7 @@ export interface paths {
         };
         /**
          * Every change to a MajorPlanApproval's fields, newest first
-         * @description Who changed which field, when, through what (DESIGN 6.9). Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
+         * @description Who changed which field, when, through what (docs/history.md). Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
          */
         get: operations["listMajorPlanApprovalRevisions"];
         put?: never;
@@ -3514,7 +3514,7 @@ export interface paths {
         };
         /**
          * Every change to a GraduateMilestone's fields, newest first
-         * @description Who changed which field, when, through what (DESIGN 6.9). Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
+         * @description Who changed which field, when, through what (docs/history.md). Signed-in users, never API keys. Visible to the submitter, the student it is about, the approvers asked and admins; to anyone else it does not exist (404). Needs a signed-in user.
          */
         get: operations["listGraduateMilestoneRevisions"];
         put?: never;
@@ -3792,7 +3792,7 @@ export interface paths {
         put?: never;
         /**
          * Creates a webhook
-         * @description Answers the webhook with its signing secret, which no later answer shows. The URL is checked (DESIGN 6.7, SSRF). Admins only.
+         * @description Answers the webhook with its signing secret, which no later answer shows. The URL is checked against private and internal addresses (docs/notifications.md, "Where a webhook may send"). Admins only.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -4645,7 +4645,7 @@ export interface components {
             email: string;
             role: string;
             campusId: string | null;
-            /** @description The Person record the caller is (DESIGN 5.1: by campus id, else by email), if any */
+            /** @description The Person record the caller is, if any: matched by campus id, else by email (docs/auth.md) */
             personId: string | null;
             permissions: components["schemas"]["Permission"][];
             /** @description How many of the caller's notifications are unread (GET /api/notifications), so an app's first screen needs no second request for it */
