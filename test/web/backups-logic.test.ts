@@ -1,5 +1,5 @@
 import t from 'tap'
-import { backupOutcomeOf, everyText, madeByText, outcomeText, sizeText } from '../../web/src/lib/backups.js'
+import { backupOutcomeOf, everyText, madeByText, outcomeText, sizeText } from '../../web/src/backups/text.js'
 
 t.test('sizes in decimal units, one decimal below ten', async (t) => {
   t.equal(sizeText(0), '0 B')

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises'
 import t from 'tap'
-import { fieldOf, opWords, valueText, writePermissions } from '../../web/src/lib/history.js'
-import { revertReportOf } from '../../web/src/lib/revert.js'
+import { fieldOf, opWords, valueText, writePermissions } from '../../web/src/history/changes.js'
+import { revertReportOf } from '../../web/src/campus-sync/revert-report.js'
 
 t.test('each record route\'s restore is offered on the write permission the class schema names for it', async (t) => {
   const dir = new URL('../../schema/', import.meta.url)

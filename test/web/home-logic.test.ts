@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { components } from '../../web/src/api/schema.js'
-import { awaiting, runConcerns, studentDomains } from '../../web/src/lib/home.js'
-import { inboxTitle, majorPlanTitle } from '../../web/src/lib/titles.js'
+import { awaiting, runConcerns, studentDomains } from '../../web/src/home/reads.js'
+import { inboxTitle, majorPlanTitle } from '../../web/src/workflows/titles.js'
 
 type Instance = components['schemas']['WorkflowInstance']
 type Stage = Instance['stages'][number]

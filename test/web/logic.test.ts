@@ -1,5 +1,5 @@
 import t from 'tap'
-import { mergeInbox, type QueueResult } from '../../web/src/lib/inbox.js'
+import { mergeInbox, type QueueResult } from '../../web/src/workflows/inbox.js'
 import { safeReturnTo } from '../../web/src/lib/return-to.js'
 import { SessionStore, type KeyValueStore } from '../../web/src/lib/session.js'
 

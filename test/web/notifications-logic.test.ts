@@ -1,5 +1,5 @@
 import t from 'tap'
-import { appPath, happened } from '../../web/src/lib/notifications.js'
+import { appPath, happened } from '../../web/src/notifications/events.js'
 import { UnreadCount } from '../../web/src/lib/unread.js'
 import { eventTypes } from '../../src/domain/notifications/events.js'
 

@@ -1,6 +1,6 @@
 import t from 'tap'
-import { boardTerms, compareTerms, defaultTarget, moveEntry, termPattern, termWarnings, warningsOn, type Entry } from '../../web/src/pages/student/plan-board.js'
-import { apiSort, sortOf } from '../../web/src/pages/catalog/sort.js'
+import { boardTerms, compareTerms, defaultTarget, moveEntry, termPattern, termWarnings, warningsOn, type Entry } from '../../web/src/degrees/plan-board.js'
+import { apiSort, sortOf } from '../../web/src/components/sort.js'
 
 const entry = (key: number, course: string, term: string): Entry => ({ key, course, term, status: 'planned' })
 

@@ -1,10 +1,10 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createBrowserRouter, redirect, RouterProvider, useRouteError } from 'react-router'
-import { captureCallbackParams } from './callback-params'
+import { captureCallbackParams } from './auth/callback-params'
 import { pages } from './pages'
-import { Shell, shellLoader } from './shell'
-import { Alert, messageOf, Title } from './ui'
+import { Shell, shellLoader } from './shell/shell'
+import { Alert, messageOf, Title } from './components/ui'
 import './style.css'
 
 // Before anything else: the custom token leaves the address bar.
@@ -32,8 +32,8 @@ function Failure() {
 const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default })
 
 const router = createBrowserRouter([
-  { path: '/sign-in', lazy: page(() => import('./pages/sign-in')) },
-  { path: '/auth/saml-callback', lazy: page(() => import('./pages/saml-callback')) },
+  { path: '/sign-in', lazy: page(() => import('./auth/sign-in')) },
+  { path: '/auth/saml-callback', lazy: page(() => import('./auth/saml-callback')) },
   {
     id: 'shell',
     Component: Shell,

@@ -1,5 +1,5 @@
 import type { paths } from './schema'
-import { sessions, signInPath } from '../session'
+import { sessions, signInPath } from './token'
 
 type Method = 'get' | 'post' | 'put' | 'delete'
 /** The API paths that answer `M`. */

@@ -1,0 +1,89 @@
+import { Link, useSearchParams } from 'react-router'
+import { api } from '../api/client'
+import type { components } from '../api/schema'
+import { useMe } from '../shell/shell'
+import { Alert, Loading, ProgressBar, Title, useLoad } from '../components/ui'
+import { Pager, pageSize } from '../components/record-list'
+import { personTypes } from '../components/links'
+
+type Advisee = components['schemas']['Advisee']
+
+const progressPath = (id: string) => `/students/${encodeURIComponent(id)}/progress`
+
+/** One advisee's overall progress as the server computes it, or the server's reason for not giving it. */
+function AdviseeItem({ student }: { student: Advisee }) {
+  const name = `${student.first_name} ${student.last_name}`
+  const progress = useLoad(() => api('get', '/api/students/{id}/degree-progress', { path: { id: student._id } }), [student._id])
+  return (
+    <li className="advisee">
+      <Link to={progressPath(student._id)}>{name}</Link> <span>({personTypes[student.type] ?? student.type})</span>
+      {progress.state === 'loading' && <Loading />}
+      {progress.state === 'failed' && <Alert>{progress.error}</Alert>}
+      {progress.state === 'ready' && (
+        <>
+          <span> {progress.data.degree.name}: {progress.data.rules_satisfied} of {progress.data.rules_total} rules</span>
+          <ProgressBar value={progress.data.overall_progress} label={`${name} overall progress`} />
+        </>
+      )}
+    </li>
+  )
+}
+
+/** An admin's choice of whose advisees to list: their own (none chosen) or a faculty member's. */
+function AdvisorPicker({ advisor, choose }: { advisor: string; choose: (id: string) => void }) {
+  const faculty = useLoad(() => api('get', '/api/people/faculty-options'), [])
+  if (faculty.state === 'failed') return <Alert>{faculty.error}</Alert>
+  return (
+    <div className="advisor-picker">
+      <label htmlFor="advisor">Advisor</label>{' '}
+      <select id="advisor" value={advisor} disabled={faculty.state === 'loading'} onChange={(event) => choose(event.target.value)}>
+        <option value="">You</option>
+        {faculty.state === 'ready' && faculty.data.items.map((f) => <option key={f._id} value={f._id}>{f.label}</option>)}
+      </select>
+    </div>
+  )
+}
+
+/** Why the list is empty, in the caller's terms. */
+function noneMessage(advisor: string, linked: boolean): string {
+  if (advisor) return 'No student names this advisor.'
+  if (!linked) return 'You advise no one: no department record is linked to your account.'
+  return 'No student names you as their advisor.'
+}
+
+/**
+ * The students whose advisors include the caller (or, for an admin, the advisor chosen), as
+ * GET /api/advisees pages them, each with the overall progress of their degree audit. Which students
+ * those are is the server's answer; the advisor and page live in the address (`?advisor=&page=`).
+ */
+export default function Advisees() {
+  const me = useMe()
+  const [params, setParams] = useSearchParams()
+  const advisor = params.get('advisor') ?? ''
+  const page = Math.max(1, Number(params.get('page')) || 1)
+  const students = useLoad(() => api('get', '/api/advisees', { query: { advisor: advisor || undefined, offset: (page - 1) * pageSize, limit: pageSize } }), [advisor, page])
+
+  function go(next: { advisor?: string; page?: number }) {
+    const query = new URLSearchParams()
+    const chosen = next.advisor ?? advisor
+    if (chosen) query.set('advisor', chosen)
+    if ((next.page ?? 1) > 1) query.set('page', String(next.page))
+    setParams(query)
+  }
+
+  return (
+    <>
+      <Title>Advisees</Title>
+      {me.role === 'admin' && <AdvisorPicker advisor={advisor} choose={(id) => go({ advisor: id })} />}
+      {students.state === 'loading' && <Loading />}
+      {students.state === 'failed' && <Alert>{students.error}</Alert>}
+      {students.state === 'ready' && (students.data.items.length === 0 ? <p>{noneMessage(advisor, me.personId !== null)}</p> : (
+        <>
+          <p>{students.data.total === 1 ? '1 advisee' : `${students.data.total} advisees`}</p>
+          <ul className="advisees">{students.data.items.map((student) => <AdviseeItem key={student._id} student={student} />)}</ul>
+          <Pager page={page} total={students.data.total} go={(next) => go({ page: next })} />
+        </>
+      ))}
+    </>
+  )
+}

@@ -1,0 +1,35 @@
+import { Link } from 'react-router'
+import { Alert, Loading, Title, useLoad } from '../components/ui'
+import { adminClasses, managed, recordsPath } from './catalog'
+
+/** /admin/records: every class of /api/schemas, linked to its records where it has a record route. */
+export default function RecordsIndex() {
+  const classes = useLoad(adminClasses, [])
+  return (
+    <>
+      <Title>Records</Title>
+      {classes.state === 'loading' && <Loading />}
+      {classes.state === 'failed' && <Alert>{classes.error}</Alert>}
+      {classes.state === 'ready' && (
+        <table>
+          <caption>Classes of the department's schema</caption>
+          <thead>
+            <tr><th scope="col">Class</th><th scope="col">Description</th><th scope="col">Records</th></tr>
+          </thead>
+          <tbody>
+            {classes.data.filter((c) => c.kind === 'Class').map((c) => {
+              const cls = managed(classes.data, c.name)
+              return (
+                <tr key={c.name}>
+                  <th scope="row">{cls ? <Link to={recordsPath(c.name)}>{c.name}</Link> : c.name}</th>
+                  <td>{c.description}</td>
+                  <td>{cls ? cls.path : c.collection ? 'Managed on its own pages' : 'Part of other records'}</td>
+                </tr>
+              )
+            })}
+          </tbody>
+        </table>
+      )}
+    </>
+  )
+}

@@ -1,0 +1,63 @@
+import { useEffect, useState, type FormEvent } from 'react'
+import { Link, useSearchParams } from 'react-router'
+import { api } from '../api/client'
+import type { components } from '../api/schema'
+import { Alert, Loading, Title, useLoad } from '../components/ui'
+import { coursePath, personPath } from '../components/links'
+
+type Result = components['schemas']['SearchResults']['results'][number]
+
+/** Results per search: the API's largest page. */
+const limit = 50
+
+/** Where a result opens: people and courses have pages; a lab is found in the labs list. */
+function pathOf(result: Result): string {
+  switch (result.kind) {
+    case 'person': return personPath(result._id)
+    case 'course': return coursePath(result._id)
+    case 'lab': return `/labs?search=${encodeURIComponent(result.label)}`
+  }
+}
+
+const kinds: Readonly<Record<Result['kind'], string>> = { person: 'Person', course: 'Course', lab: 'Lab' }
+
+export default function Search() {
+  const [params, setParams] = useSearchParams()
+  const q = params.get('q') ?? ''
+  const [typed, setTyped] = useState(q)
+  useEffect(() => setTyped(q), [q])
+  // The API needs two characters; a shorter query is sent anyway, so its 400 says why.
+  const found = useLoad(() => (q ? api('get', '/api/search/all', { query: { q, limit } }) : Promise.resolve(null)), [q])
+
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    setParams(typed.trim() ? { q: typed.trim() } : {})
+  }
+
+  return (
+    <>
+      <Title>Search</Title>
+      <form role="search" onSubmit={submit} className="list-search">
+        <label htmlFor="search-q">Search people, courses and labs</label>
+        <input id="search-q" type="search" value={typed} onChange={(event) => setTyped(event.target.value)} />
+        <button type="submit">Search</button>
+      </form>
+      {found.state === 'loading' && <Loading />}
+      {found.state === 'failed' && <Alert>{found.error}</Alert>}
+      {found.state === 'ready' && found.data && (found.data.results.length === 0 ? <p>Nothing matches “{found.data.query}”.</p> : (
+        <section aria-labelledby="results">
+          <h2 id="results">{found.data.total === 1 ? '1 result' : `${found.data.total} results`} for “{found.data.query}”</h2>
+          <ul className="results">
+            {found.data.results.map((result) => (
+              <li key={`${result.kind}:${result._id}`}>
+                <Link to={pathOf(result)}>{result.label}</Link> <span className="kind">({kinds[result.kind]})</span>
+                {result.detail && <div>{result.detail}</div>}
+              </li>
+            ))}
+          </ul>
+          {found.data.total > found.data.results.length && <p>Showing the best {found.data.results.length}; add words to narrow the search.</p>}
+        </section>
+      ))}
+    </>
+  )
+}
