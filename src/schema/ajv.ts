@@ -17,9 +17,9 @@ export function createAjv(options: { coerce?: boolean } = {}): Ajv {
     coerceTypes: options.coerce ? 'array' : false,
   }
   const ajv = new Ajv(settings)
-  // ajv-formats is CommonJS whose typings declare an ES default; at run time the export is the function.
-  const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default
-  addFormats(ajv, ['email', 'uri', 'date-time', 'date'])
+  // ajv-formats is CommonJS: the default import is its module.exports, which also carries the plugin as
+  // `default`, the one name its typings give it under NodeNext.
+  formatsPlugin.default(ajv, ['email', 'uri', 'date-time', 'date'])
   ajv.addKeyword({ keyword: 'x-reference', schemaType: 'string' })
   return ajv
 }

@@ -3,7 +3,7 @@ import { SchemaError } from './errors.js'
 import type { RawDefinition, RawFile } from './load.js'
 import { builtInFilters, RawMetadataSchema, type RawMetadata } from './metadata.js'
 import {
-  scalarTypes, type ClassDef, type ClassMetadata, type Constraints, type EnumDef, type KeySpec, type Model,
+  scalarTypes, type ClassDef, type ClassMetadata, type EnumDef, type KeySpec, type Model,
   type PropertyDef, type PropertyKind, type ScalarType, type Target,
 } from './model.js'
 
@@ -25,6 +25,10 @@ interface RawClass {
   propertyDocs: Record<string, string>
   metadata: RawMetadata
   properties: { name: string; kind: PropertyKind; className: string }[]
+}
+
+function isStrings(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string')
 }
 
 function flag(value: unknown, file: string, id: string, keyword: string): boolean {
@@ -56,10 +60,10 @@ function parseKey(raw: unknown, file: string, id: string): KeySpec | undefined {
     case 'Lexical':
     case 'Hash': {
       const fields = key['@fields']
-      if (!Array.isArray(fields) || !fields.length || fields.some((f) => typeof f !== 'string')) {
+      if (!isStrings(fields) || !fields.length) {
         throw new SchemaError(file, id, `@key ${key['@type']} needs @fields, a non-empty list of property names`)
       }
-      return { type: key['@type'], fields: fields as string[] }
+      return { type: key['@type'], fields }
     }
     default: throw new SchemaError(file, id, '@key @type must be Random, Lexical, Hash or ValueHash')
   }
@@ -68,8 +72,8 @@ function parseKey(raw: unknown, file: string, id: string): KeySpec | undefined {
 function parseClass(def: RawDefinition, file: string, id: string): RawClass {
   const docs = parseDocumentation(def['@documentation'], file, id)
   const inherits = def['@inherits']
-  const parents = inherits === undefined ? [] : Array.isArray(inherits) ? inherits : [inherits]
-  if (parents.some((p) => typeof p !== 'string')) throw new SchemaError(file, id, '@inherits must name classes')
+  const parents: unknown[] = inherits === undefined ? [] : Array.isArray(inherits) ? inherits : [inherits]
+  if (!isStrings(parents)) throw new SchemaError(file, id, '@inherits must name classes')
   if (def['@metadata'] !== undefined && !Value.Check(RawMetadataSchema, def['@metadata'])) {
     const [first] = Value.Errors(RawMetadataSchema, def['@metadata'])
     throw new SchemaError(file, id, `@metadata${first?.path ?? ''}: ${first?.message ?? 'invalid'}`)
@@ -100,7 +104,7 @@ function parseClass(def: RawDefinition, file: string, id: string): RawClass {
   }
   const key = parseKey(def['@key'], file, id)
   return {
-    name: id, file, parents: parents as string[],
+    name: id, file, parents,
     abstract: flag(def['@abstract'], file, id, '@abstract'),
     subdocument: flag(def['@subdocument'], file, id, '@subdocument'),
     ...(key ? { key } : {}),
@@ -117,11 +121,11 @@ function parseEnum(def: RawDefinition, file: string, id: string): EnumDef {
   }
   const values = def['@value']
   if (!Array.isArray(values) || !values.length) throw new SchemaError(file, id, 'an Enum needs @value, a non-empty list')
-  if (values.some((v) => typeof v !== 'string' || !/^[A-Za-z0-9_]+$/.test(v))) throw new SchemaError(file, id, '@value entries must be words of letters, digits and _')
+  if (!isStrings(values) || values.some((v) => !/^[A-Za-z0-9_]+$/.test(v))) throw new SchemaError(file, id, '@value entries must be words of letters, digits and _')
   if (new Set(values).size !== values.length) throw new SchemaError(file, id, '@value has duplicates')
   const docs = parseDocumentation(def['@documentation'], file, id)
   if (!docs.comment) throw new SchemaError(file, id, '@documentation.@comment is required')
-  return { name: id, file, values: values as string[], comment: docs.comment }
+  return { name: id, file, values, comment: docs.comment }
 }
 
 /** Ancestors nearest first; throws on a cycle or an unknown parent. */
@@ -139,25 +143,25 @@ function linearize(raw: ReadonlyMap<string, RawClass>, name: string, trail: stri
 }
 
 function mergeMetadata(layers: readonly RawMetadata[]): ClassMetadata {
-  const merged: Record<string, unknown> = {
+  let merged: ClassMetadata = {
     self_editable: [], identity_fields: [], correctable_key: [], system_fields: [], label: [], searchable: [], sortable: [], default_sort: [], list_fields: [],
     filters: {}, indexes: [], constraints: {}, related: [],
   }
-  const unions = ['self_editable', 'identity_fields', 'system_fields', 'indexes', 'related']
   for (const layer of layers) {
-    for (const [key, value] of Object.entries(layer)) {
-      if (unions.includes(key)) merged[key] = [...(merged[key] as unknown[]), ...(value as unknown[])]
-      else if (key === 'filters') merged.filters = { ...(merged.filters as object), ...(value as object) }
-      else if (key === 'constraints') {
-        const constraints = { ...(merged.constraints as Record<string, Constraints>) }
-        for (const [prop, c] of Object.entries(value as Record<string, Constraints>)) constraints[prop] = { ...constraints[prop], ...c }
-        merged.constraints = constraints
-      } else merged[key] = value
+    const constraints = { ...merged.constraints }
+    for (const [prop, c] of Object.entries(layer.constraints ?? {})) constraints[prop] = { ...constraints[prop], ...c }
+    merged = {
+      ...merged, ...layer,
+      self_editable: [...merged.self_editable, ...(layer.self_editable ?? [])],
+      identity_fields: [...merged.identity_fields, ...(layer.identity_fields ?? [])],
+      system_fields: [...merged.system_fields, ...(layer.system_fields ?? [])],
+      indexes: [...merged.indexes, ...(layer.indexes ?? [])],
+      related: [...merged.related, ...(layer.related ?? [])],
+      filters: { ...merged.filters, ...layer.filters },
+      constraints,
     }
   }
-  // Each key holds a default or what a layer gave, and RawMetadataSchema checked every layer; merged key by
-  // key, the object is only known to be ClassMetadata once every layer is in.
-  return merged as unknown as ClassMetadata
+  return merged
 }
 
 function resolveTarget(className: string, raw: ReadonlyMap<string, RawClass>, enums: ReadonlyMap<string, EnumDef>): Target | undefined {
