@@ -1,4 +1,5 @@
 import type { Refusal } from '../domain/campus-sync/plan.js'
+import type { CarriedEvents } from '../records/carried.js'
 
 /**
  * A campus sync's outcome event (docs/notifications.md), as the run states it; who hears of it (the department
@@ -23,14 +24,6 @@ export interface SyncEvent {
  */
 export interface SyncEvents {
   carry(event: SyncEvent): Promise<CarriedEvents>
-}
-
-/** An event ready to ride in its run record's insert. */
-export interface CarriedEvents {
-  /** Internal fields for the record's insert (`carry` of RecordService.create). */
-  readonly fields: { readonly _events: readonly unknown[] }
-  /** Once the record has landed: the event published, the record's field cleared. */
-  publish(recordId: string): Promise<void>
 }
 
 /** What the event of a run is made from. */

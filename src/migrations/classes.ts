@@ -16,7 +16,7 @@ import { classIn, type Models, type Operation, type State } from './operations.j
 export const codeNamedClasses: ReadonlySet<string> = new Set([
   'ApiKey', 'AwardNomination', 'Course', 'Degree', 'Enrollment', 'Faculty', 'FellowshipApplication', 'GraduateMilestone',
   'GraduateStudent', 'Group', 'IndependentResearchRequest', 'Lab', 'LegacyApproval', 'MajorPlanApproval', 'Person',
-  'Publication', 'PublicationImportResult', 'RejectedWork', 'RequirementGroup', 'RequirementRule', 'Section', 'Staff',
+  'Publication', 'PublicationImportResult', 'PublicationImportRun', 'RejectedWork', 'RequirementGroup', 'RequirementRule', 'Section', 'Staff',
   'StageInstance', 'Student', 'StudentPlan', 'SyncConfig', 'SyncRun', 'SyncWatermark', 'ThesisRequest',
   'UndergraduateStudent', 'User', 'Workflow', 'WorkflowEntity', 'WorkflowInstance',
 ])

@@ -9,8 +9,8 @@ export type AdminEvent = Omit<OutcomeEvent, 'recipients'>
 export interface OutcomeSinks {
   /** Campus syncs' events (completed, refused), to the department admins, carried by their SyncRun record. */
   readonly syncs: { carry(event: AdminEvent): Promise<Carried> }
-  /** Publication imports' events, each naming its own recipients. */
-  readonly imports: { record(event: OutcomeEvent): Promise<void> }
+  /** Publication imports' events, each naming its own recipients, carried by their PublicationImportRun record. */
+  readonly imports: { carry(event: OutcomeEvent): Carried }
   /** Records' restores and runs' reverts (docs/history.md), to the department admins. */
   readonly records: { record(event: AdminEvent): Promise<void> }
   /** Backups made or failed (docs/operations.md), to the department admins. */
@@ -53,5 +53,5 @@ export function wireOutcomes(log: EventLog, jobs: JobDriver, admins: () => Promi
     if (!untold.has(job.queue) && !toldByThemselves.has(`${job.queue}/${job.name}`)) await toAdmins(jobFailedEvent(job))
   })
   const carried = async (event: AdminEvent) => log.carry('SyncRun', [{ ...event, recipients: await admins() }])
-  return { syncs: { carry: carried }, imports: { record: (event) => log.record(event) }, records: { record: toAdmins }, backups: { record: toAdmins } }
+  return { syncs: { carry: carried }, imports: { carry: (event) => log.carry('PublicationImportRun', [event]) }, records: { record: toAdmins }, backups: { record: toAdmins } }
 }

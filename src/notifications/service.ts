@@ -11,7 +11,7 @@ import { Relay } from './relay.js'
 import { createWebhooks, type WebhookModule } from './webhooks/index.js'
 
 /** The classes whose records carry their outcome events until published: a campus sync's run. */
-const carrierClasses = ['SyncRun']
+const carrierClasses = ['SyncRun', 'PublicationImportRun']
 
 /** How often the sweep runs: the relay's safety net, and the taking back of stale claims. */
 export const sweepEveryMs = 60_000

@@ -66,6 +66,7 @@ export async function runPublicationImport(deps: PublicationDeps, request: { per
 
 async function importOnce(deps: PublicationDeps, request: { personId?: string }, context: Context, runId: string, actor: Actor): Promise<ImportResult> {
   const now = deps.now ?? (() => new Date())
+  const startedAt = now().toISOString()
   const result: ImportResult = { run_id: runId, status: 'completed', people: 0, created: 0, updated: 0, unchanged: 0, rejected: 0, errors: [], warnings: [] }
   try {
     const everyone = await departmentAuthors(deps)
@@ -95,12 +96,18 @@ async function importOnce(deps: PublicationDeps, request: { personId?: string },
         await savePersonImport(deps, person._id, 'failed', mark, result, now(), actor)
       }
     }
-    if (deps.events) {
-      await deps.events.record(importEvent({
-        runId: result.run_id, ...(request.personId !== undefined ? { personId: request.personId } : {}), status: result.status,
-        people: result.people, created: result.created, updated: result.updated, unchanged: result.unchanged, newWorks,
-      }))
-    }
+    // The run's record carries its event in its own insert (the outbox, docs/notifications.md): a
+    // process killed after the insert leaves the event with the record, for the notification sweep.
+    const carried = deps.events?.carry(importEvent({
+      runId, ...(request.personId !== undefined ? { personId: request.personId } : {}), status: result.status,
+      people: result.people, created: result.created, updated: result.updated, unchanged: result.unchanged, newWorks,
+    }))
+    const run = await deps.records.create('PublicationImportRun', {
+      ...(request.personId !== undefined ? { person_id: request.personId } : {}), status: result.status,
+      started_at: startedAt, finished_at: now().toISOString(), people: result.people, created: result.created,
+      updated: result.updated, unchanged: result.unchanged, rejected: result.rejected, errors: result.errors.length,
+    }, { actor, key: runId, ...(carried ? { carry: carried.fields } : {}) })
+    if (carried) await carried.publish(run._id)
     return result
   } finally {
     for (const collection of touched) deps.invalidate(collection)

@@ -1,3 +1,5 @@
+import type { CarriedEvents } from '../records/carried.js'
+
 /**
  * A finished import's outcome event (docs/notifications.md): to each department member with new works to review.
  * Its title and data carry counts and ids only.
@@ -14,9 +16,13 @@ export interface ImportEvent {
   readonly recipients: readonly string[]
 }
 
-/** Where imports write their outcome events (notifications' event log). */
+/**
+ * Where imports write their outcome events (notifications' event log): each carried by its
+ * PublicationImportRun record in the record's own insert and published after it, so a process killed
+ * between the two loses none (docs/notifications.md).
+ */
 export interface ImportEvents {
-  record(event: ImportEvent): Promise<void>
+  carry(event: ImportEvent): CarriedEvents
 }
 
 export interface ImportOutcome {

@@ -1,11 +1,12 @@
 /**
  * Outcome events under a crash (docs/notifications.md, "Outcome events: jobs, campus syncs, publication
- * imports"): a campus sync's event rides in its SyncRun record's insert. A process running a sync is
- * SIGKILLed right after that insert, before the event is published; the service started again on the
- * same data (embedded, or MONGODB_URL) tells the admin once in the app and delivers the webhook once, and
- * the sweep, run every second for the check, tells nothing twice. A second test writes the state a kill
- * between the event's publishing and the record's clearing leaves, which a kill from outside cannot aim
- * at, and checks it is told once too.
+ * imports"): a campus sync's event rides in its SyncRun record's insert, a publication import's in its
+ * PublicationImportRun record's. A process running a sync, or an import, is SIGKILLed right after that
+ * insert, before the event is published; the service started again on the same data (embedded, or
+ * MONGODB_URL) tells the people concerned once in the app and delivers the webhook once, and the sweep,
+ * run every second for the check, tells nothing twice. A last test writes the state a kill between the
+ * event's publishing and the record's clearing leaves, which a kill from outside cannot aim at, and
+ * checks it is told once too.
  */
 import { spawn } from 'node:child_process'
 import { basename } from 'node:path'
@@ -18,6 +19,7 @@ import { buildTestApp } from '../helpers/app.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { freePort, mintToken, projectRoot, startServer } from '../process/server-process.js'
 import { startReceiver } from './receiver.js'
+import { fixtureServer, sendJson } from '../helpers/fixture-server.js'
 
 // Three starts of the service and one of the sync's process, on a busy machine or on FerretDB.
 t.setTimeout(600_000)
@@ -60,9 +62,9 @@ async function openStoreOf(env: Record<string, string>): Promise<Store> {
   return EmbeddedStore.open(env.DATA_DIR!)
 }
 
-/** Runs sync-run-child.ts on the same data and SIGKILLs it on its `landed` line: answers the SyncRun id. */
-function syncKilledAfterItsRecord(env: Record<string, string>): Promise<{ runId: string | undefined; signal: string | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/notifications/sync-run-child.ts'], {
+/** Runs a child (sync-run-child.ts, import-run-child.ts) on the same data and SIGKILLs it on its `landed` line: answers the run record's id. */
+function killedAfterItsRecord(script: string, env: Record<string, string>): Promise<{ runId: string | undefined; signal: string | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: projectRoot,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -81,6 +83,19 @@ function syncKilledAfterItsRecord(env: Record<string, string>): Promise<{ runId:
   return new Promise((resolve) => child.on('exit', (_code, signal) => resolve({ runId, signal, output })))
 }
 
+type Caller = (method: string, path: string, body?: unknown) => Promise<{ status: number; json: Record<string, unknown> }>
+
+/** The sweep every second, until it has run twice more: after the event went out, it must tell nothing more. */
+async function twoMoreSweeps(t: Test, admin: Caller): Promise<void> {
+  t.equal((await admin('POST', '/api/schedulers/maintenance', { id: 'sweep-notifications', every: 1000 })).status, 200)
+  const sweeps = async () => {
+    const page = (await admin('GET', '/api/admin/jobs?queue=maintenance&state=completed&limit=100')).json as { items: { name: string }[] }
+    return page.items.filter((job) => job.name === 'sweep-notifications').length
+  }
+  const before = await sweeps()
+  await until(async () => (await sweeps()) >= before + 2, 'two more sweeps')
+}
+
 t.test(`a sync killed right after its SyncRun record is written is told once, in the app and by webhook (${mongodbUrl ? 'MongoDB' : 'embedded'})`, async (t) => {
   const receiver = await startReceiver(t)
   const env = { ...await storeEnv(t), WEBHOOK_ALLOW_PRIVATE: 'true' }
@@ -97,7 +112,7 @@ t.test(`a sync killed right after its SyncRun record is written is told once, in
   server.child.kill('SIGTERM')
   await server.exited
 
-  const killed = await syncKilledAfterItsRecord(env)
+  const killed = await killedAfterItsRecord('test/notifications/sync-run-child.ts', env)
   t.equal(killed.signal, 'SIGKILL', killed.output)
   const runId = killed.runId!
   t.match(runId, /^SyncRun\//)
@@ -115,14 +130,7 @@ t.test(`a sync killed right after its SyncRun record is written is told once, in
   const inbox = async () => (await admin('GET', '/api/notifications')).json as { total: number; items: { type: string; subject: string }[] }
   await until(async () => (await inbox()).items.some((i) => i.type === 'sync.completed'), 'the admin\'s notification')
   await until(async () => receiver.requests.length >= 1, 'the webhook delivery')
-  // The sweep every second: two runs after the event went out must tell nothing more.
-  t.equal((await admin('POST', '/api/schedulers/maintenance', { id: 'sweep-notifications', every: 1000 })).status, 200)
-  const sweeps = async () => {
-    const page = (await admin('GET', '/api/admin/jobs?queue=maintenance&state=completed&limit=100')).json as { items: { name: string }[] }
-    return page.items.filter((job) => job.name === 'sweep-notifications').length
-  }
-  const before = await sweeps()
-  await until(async () => (await sweeps()) >= before + 2, 'two more sweeps')
+  await twoMoreSweeps(t, admin)
 
   // The service's own news (a backup made at its start) is left out.
   const told = (await inbox()).items.filter((i) => i.type.startsWith('sync.'))
@@ -131,6 +139,68 @@ t.test(`a sync killed right after its SyncRun record is written is told once, in
   t.same(receiver.requests[0]!.verifiedBy, [0], 'a signed delivery')
   const runs = (await admin('GET', '/api/campus-sync/runs')).json as { items: Record<string, unknown>[] }
   t.same(runs.items.map((r) => [r._id, '_events' in r]), [[runId, false]], 'the record no longer carries it, and never showed it')
+})
+
+t.test(`an import killed right after its PublicationImportRun record is written is told once, in the app and by webhook (${mongodbUrl ? 'MongoDB' : 'embedded'})`, async (t) => {
+  // OpenAlex: A1 wrote two works.
+  const works = [1, 2].map((n) => ({
+    id: `https://openalex.org/W${n}`, title: `Work number ${n}`, publication_year: 2020, cited_by_count: n,
+    authorships: [{ author: { id: 'https://openalex.org/A1', display_name: 'Ada Author' } }],
+  }))
+  const openalex = await fixtureServer(t, (_request, response, url) => {
+    if (url.pathname.startsWith('/authors/')) return sendJson(response, 200, { id: 'https://openalex.org/A1', display_name: 'Ada Author' })
+    sendJson(response, 200, { meta: { count: works.length, next_cursor: null }, results: url.searchParams.get('filter') === 'author.id:A1' ? works : [] })
+  })
+  const receiver = await startReceiver(t)
+  const env = { ...await storeEnv(t), WEBHOOK_ALLOW_PRIVATE: 'true', OPENALEX_URL: openalex }
+  const caller = (token: string): Caller => async (method, path, body) => {
+    const response = await fetch(`${server.url}${path}`, {
+      method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    })
+    return { status: response.status, json: await response.json() as Record<string, unknown> }
+  }
+  const admin = caller(await mintToken(env, 'ops@dept.edu', 'admin'))
+  let server = await startServer(t, env)
+  const hook = await admin('POST', '/api/webhooks', { url: `${receiver.url}/in`, events: ['publications.imported'], description: 'kill test' })
+  t.equal(hook.status, 201, JSON.stringify(hook.json))
+  receiver.secrets = [String(hook.json.secret)]
+  server.child.kill('SIGTERM')
+  await server.exited
+
+  const killed = await killedAfterItsRecord('test/notifications/import-run-child.ts', { ...env, AUTHOR_EMAIL: 'ada@dept.edu' })
+  t.equal(killed.signal, 'SIGKILL', killed.output)
+  const recordId = killed.runId!
+  t.match(recordId, /^PublicationImportRun\//)
+  const runId = recordId.slice('PublicationImportRun/'.length)
+  const eventId = `${runId}/publications.imported`
+
+  const store = await openStoreOf(env)
+  try {
+    const run = await store.collection('publication_import_runs').findById(recordId)
+    t.match(run, { status: 'completed', people: 1, created: 2, _events: [{ _id: eventId, type: 'publications.imported', subject: runId }] }, 'the record landed carrying its event')
+    t.equal(await store.collection(eventsCollection).count({ type: 'publications.imported' }), 0, 'and the event was never published')
+  } finally {
+    await store.close()
+  }
+
+  server = await startServer(t, env)
+  const ada = caller(await mintToken(env, 'ada@dept.edu', 'faculty'))
+  const inbox = async () => (await ada('GET', '/api/notifications')).json as { total: number; items: { type: string; subject: string }[] }
+  await until(async () => (await inbox()).items.some((i) => i.type === 'publications.imported'), 'the author\'s notification')
+  await until(async () => receiver.requests.length >= 1, 'the webhook delivery')
+  await twoMoreSweeps(t, admin)
+
+  t.same((await inbox()).items.map((i) => [i.type, i.subject]), [['publications.imported', runId]], 'the author is told once')
+  t.same(receiver.requests.map((r) => r.headers['webhook-id']), [eventId], 'the webhook is delivered once, under the event\'s id')
+  t.same(receiver.requests[0]!.verifiedBy, [0], 'a signed delivery')
+  server.child.kill('SIGTERM')
+  await server.exited
+  const after = await openStoreOf(env)
+  try {
+    t.notOk('_events' in (await after.collection('publication_import_runs').findById(recordId))!, 'the record no longer carries it')
+  } finally {
+    await after.close()
+  }
 })
 
 t.test('a record left carrying an event already published (a kill between the two) is told once', async (t) => {

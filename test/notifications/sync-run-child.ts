@@ -6,7 +6,8 @@
  * the moment between the run record's write and its event's that the outbox exists for.
  */
 import { runCampusSync } from '../../src/campus-sync/runner.js'
-import type { CarriedEvents, SyncEvent } from '../../src/campus-sync/outcomes.js'
+import type { SyncEvent } from '../../src/campus-sync/outcomes.js'
+import type { CarriedEvents } from '../../src/records/carried.js'
 import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 

@@ -70,6 +70,12 @@ t.test('an import pages by cursor, waits out a 429, merges duplicates by DOI cas
   t.ok(['people', 'publications', 'courses'].every((c) => invalidated.includes(c)), 'caches invalidated at the end')
   const again = await runPublicationImport(deps(test, api.client), { personId: ada._id }, ctx)
   t.same([again.created, again.updated, again.unchanged], [0, 0, 5], 'a re-run changes nothing')
+  // Each run keeps its record, under the id its result names.
+  const runs = await records.find(schema.class('PublicationImportRun')!, {})
+  t.match(runs.map((r) => [r._id, r.person_id, r.status, r.created, r.updated, r.unchanged, r.errors]).sort(), [
+    [`PublicationImportRun/${result.run_id}`, ada._id, 'completed', 3, 2, 0, 0],
+    [`PublicationImportRun/${again.run_id}`, ada._id, 'completed', 0, 0, 5, 0],
+  ].sort())
 })
 
 t.test('a merged author (301) is followed and the new id stored; an ORCID-only person is resolved', async (t) => {

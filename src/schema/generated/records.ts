@@ -26,6 +26,9 @@ export type SyncRunKind = 'courses' | 'sections' | 'people' | 'revert'
 /** How a sync run ended */
 export type SyncRunStatus = 'completed' | 'failed' | 'refused'
 
+/** How a publication import run ended */
+export type PublicationImportStatus = 'completed' | 'stopped'
+
 /** Kind of faculty appointment */
 export type AppointmentType = 'tenure_track' | 'research' | 'adjunct'
 
@@ -351,6 +354,31 @@ export type PublicationImportResult = SystemFields & {
   warnings: PublicationImportNote[]
   /** Works not imported, and why (the first 1000) */
   errors: PublicationImportNote[]
+}
+
+/** One publication import run and what it did; its outcome event rides in its insert. */
+export type PublicationImportRun = SystemFields & {
+  type: 'PublicationImportRun'
+  /** The one person the run imported for; absent for a run over every faculty member */
+  person_id?: string
+  /** completed, or stopped (the day's OpenAlex budget ran out) */
+  status: PublicationImportStatus
+  /** When the run started */
+  started_at: string
+  /** When it ended */
+  finished_at: string
+  /** People whose works were imported */
+  people: number
+  /** Publications created */
+  created: number
+  /** Publications updated */
+  updated: number
+  /** Works already as OpenAlex has them */
+  unchanged: number
+  /** Works left out because someone had deleted them */
+  rejected: number
+  /** Works or people the run could not import (each person's own result says which, and why) */
+  errors: number
 }
 
 /** One work an import could not take whole. */
@@ -899,6 +927,7 @@ export interface RecordTypes {
   Person: Faculty | Staff | UndergraduateStudent | GraduateStudent
   Publication: Publication
   PublicationImportResult: PublicationImportResult
+  PublicationImportRun: PublicationImportRun
   RejectedWork: RejectedWork
   RequirementGroup: RequirementGroup
   RequirementRule: RequirementRule
