@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap'
 import { userIdForEmail } from '../../src/auth/tokens.js'
-import { domains } from '../../web/src/workflows/inbox.js'
+import { domains } from '../../web/src/lib/domains.js'
 import { instanceOf, path, pendingIn, startOne } from '../routes/workflows/support.js'
 import { axeViolations, launchBrowser } from './browser.js'
 import { signInAs, webDepartment } from './support.js'

@@ -3,8 +3,10 @@ import { createRoot } from 'react-dom/client'
 import { createBrowserRouter, redirect, RouterProvider, useRouteError } from 'react-router'
 import { captureCallbackParams } from './auth/callback-params'
 import { pages } from './pages'
-import { Shell, shellLoader } from './shell/shell'
-import { Alert, messageOf, Title } from './components/ui'
+import { loadMe, sessionRouteId } from './session/me'
+import { Shell } from './shell/shell'
+import { messageOf } from './lib/errors'
+import { Alert, Title } from './components/ui'
 import './style.css'
 
 // Before anything else: the custom token leaves the address bar.
@@ -35,9 +37,9 @@ const router = createBrowserRouter([
   { path: '/sign-in', lazy: page(() => import('./auth/sign-in')) },
   { path: '/auth/saml-callback', lazy: page(() => import('./auth/saml-callback')) },
   {
-    id: 'shell',
+    id: sessionRouteId,
     Component: Shell,
-    loader: shellLoader,
+    loader: loadMe,
     // A failed start-up call (the store down) is shown, not a blank page.
     ErrorBoundary: Failure,
     HydrateFallback: () => null,

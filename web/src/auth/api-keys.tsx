@@ -1,8 +1,10 @@
 import { useState, type FormEvent } from 'react'
 import { api } from '../api/client'
 import type { operations } from '../api/schema'
-import { useMe } from '../shell/shell'
-import { Alert, Loading, messageOf, Title, useLoad } from '../components/ui'
+import { useMe } from '../session/me'
+import { useLoad } from '../hooks/use-load'
+import { messageOf } from '../lib/errors'
+import { Alert, Loading, Title } from '../components/ui'
 
 type Grantable = operations['createApiKey']['requestBody']['content']['application/json']['permissions'][number]
 /** The permissions a key may carry (the API's list); the form offers those the caller holds. */
@@ -16,7 +18,7 @@ export default function ApiKeys() {
   const me = useMe()
   const held = grantable.filter((p) => (me.permissions as readonly string[]).includes(p))
   const [version, setVersion] = useState(0)
-  const keys = useLoad(() => api('get', '/api/api-keys'), [version])
+  const keys = useLoad(() => api('get', '/api/api-keys'), [], version)
   const [name, setName] = useState('')
   const [chosen, setChosen] = useState<Set<Grantable>>(new Set())
   const [days, setDays] = useState('90')

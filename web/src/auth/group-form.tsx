@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
-import { Alert, messageOf } from '../components/ui'
+import { messageOf } from '../lib/errors'
+import { Alert } from '../components/ui'
 
 type Group = components['schemas']['Group']
 type Permission = components['schemas']['Permission']

@@ -1,7 +1,9 @@
 import { useState } from 'react'
 import { api, ApiError } from '../api/client'
 import type { components } from '../api/schema'
-import { Alert, Loading, messageOf, Title, useLoad } from '../components/ui'
+import { useLoad } from '../hooks/use-load'
+import { messageOf } from '../lib/errors'
+import { Alert, Loading, Title } from '../components/ui'
 import { draftOf, GroupForm, type Draft } from './group-form'
 
 type Group = components['schemas']['Group']

@@ -4,7 +4,8 @@ import { api } from '../api/client'
 import { takeCallbackParams } from './callback-params'
 import { safeReturnTo } from '../lib/return-to'
 import { sessions } from '../api/token'
-import { Alert, messageOf, Title } from '../components/ui'
+import { messageOf } from '../lib/errors'
+import { Alert, Title } from '../components/ui'
 
 /** The exchange runs once per page load, however often the page renders. */
 let exchange: Promise<string> | null = null

@@ -2,7 +2,10 @@ import { useState, type FormEvent } from 'react'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
 import { ScrollRegion } from '../components/scroll-region'
-import { Alert, Loading, messageOf, Title, useLoad, when } from '../components/ui'
+import { useLoad } from '../hooks/use-load'
+import { when } from '../lib/dates'
+import { messageOf } from '../lib/errors'
+import { Alert, Loading, Title } from '../components/ui'
 import { Pager } from '../components/pager'
 
 type Role = components['schemas']['Role']
@@ -58,7 +61,7 @@ export default function Users() {
   const [query, setQuery] = useState<{ search?: string; role?: Role; offset: number }>({ offset: 0 })
   const [version, setVersion] = useState(0)
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null)
-  const users = useLoad(() => api('get', '/api/users', { query: { ...query, limit: pageSize } }), [query.search, query.role, query.offset, version])
+  const users = useLoad(() => api('get', '/api/users', { query: { ...query, limit: pageSize } }), [query], version)
 
   function filter(event: FormEvent) {
     event.preventDefault()

@@ -1,5 +1,5 @@
 import { encryptedText, madeByText, sizeText, type Backup } from './text'
-import { when } from '../components/ui'
+import { when } from '../lib/dates'
 
 function Verified({ backup }: { backup: Backup }) {
   // The server's reason names the file, which its row already shows.

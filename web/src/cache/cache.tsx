@@ -1,6 +1,8 @@
 import { useState } from 'react'
 import { api } from '../api/client'
-import { Alert, Loading, messageOf, Title, useLoad } from '../components/ui'
+import { useLoad } from '../hooks/use-load'
+import { messageOf } from '../lib/errors'
+import { Alert, Loading, Title } from '../components/ui'
 
 const clearings = [
   { label: 'Clear people', path: '/api/admin/cache/clear/people' },
@@ -10,7 +12,7 @@ const clearings = [
 
 export default function Cache() {
   const [version, setVersion] = useState(0)
-  const stats = useLoad(() => api('get', '/api/admin/cache/stats'), [version])
+  const stats = useLoad(() => api('get', '/api/admin/cache/stats'), [], version)
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null)
   const [busy, setBusy] = useState(false)
 

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { api } from '../api/client'
-import { Alert, Loading, messageOf } from '../components/ui'
+import { messageOf } from '../lib/errors'
+import { Alert, Loading } from '../components/ui'
 import { JobBar } from '../components/job-bar'
 import { running, usePolled } from '../hooks/use-polled'
 

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react'
 import { api } from '../api/client'
 import type { components, operations } from '../api/schema'
-import { Alert, Loading, messageOf, useLoad } from '../components/ui'
+import { useLoad } from '../hooks/use-load'
+import { messageOf } from '../lib/errors'
+import { Alert, Loading } from '../components/ui'
 
 type Config = components['schemas']['CampusSyncConfig']
 type Update = operations['updateCampusSyncConfig']['requestBody']['content']['application/json']
@@ -108,7 +110,7 @@ function ConfigForm({ config, saved, setOutcome }: { config: Config; saved: () =
 /** The configuration as the API answers it, and its edit. */
 export function SyncConfig({ changed }: { changed: () => void }) {
   const [version, setVersion] = useState(0)
-  const config = useLoad(() => api('get', '/api/campus-sync/config'), [version])
+  const config = useLoad(() => api('get', '/api/campus-sync/config'), [], version)
   const [outcome, setOutcome] = useState<Outcome>(null)
   return (
     <section aria-labelledby="sync-config">

@@ -2,7 +2,10 @@ import { useEffect, useState, type FormEvent } from 'react'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
 import { ScrollRegion } from '../components/scroll-region'
-import { Alert, Loading, messageOf, Title, useLoad, when } from '../components/ui'
+import { useLoad } from '../hooks/use-load'
+import { when } from '../lib/dates'
+import { messageOf } from '../lib/errors'
+import { Alert, Loading, Title } from '../components/ui'
 import { JobBar } from '../components/job-bar'
 import { running, usePolled } from '../hooks/use-polled'
 import { SyncAll } from './sync-all'
@@ -16,7 +19,7 @@ type Kind = (typeof kinds)[number]
 const startPaths = { courses: '/api/campus-sync/courses', sections: '/api/campus-sync/sections', people: '/api/campus-sync/people' } as const
 
 function Terms({ version }: { version: number }) {
-  const terms = useLoad(() => api('get', '/api/campus-sync/terms'), [version])
+  const terms = useLoad(() => api('get', '/api/campus-sync/terms'), [], version)
   return (
     <section aria-labelledby="sync-terms">
       <h2 id="sync-terms">Terms</h2>
@@ -118,7 +121,7 @@ function RunRevert({ run, revert }: { run: Run; revert: (id: string) => void }) 
 }
 
 function Runs({ version, revert }: { version: number; revert: (id: string) => void }) {
-  const runs = useLoad(() => api('get', '/api/campus-sync/runs', { query: { limit: 50 } }), [version])
+  const runs = useLoad(() => api('get', '/api/campus-sync/runs', { query: { limit: 50 } }), [], version)
   return (
     <section aria-labelledby="sync-runs">
       <h2 id="sync-runs">Runs</h2>

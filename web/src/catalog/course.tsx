@@ -2,9 +2,9 @@ import { useState } from 'react'
 import { Link, useParams } from 'react-router'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
-import { Alert, Loading, Title, useLoad } from '../components/ui'
-import { HistoryPanel } from '../history/panel'
-import { recordHistory } from '../history/routes'
+import { useLoad } from '../hooks/use-load'
+import { Alert, Loading, Title } from '../components/ui'
+import { HistoryPanel, recordHistory } from '../history'
 import { coursePath } from '../components/links'
 
 /** Sections shown on a course page: the API's largest page. */

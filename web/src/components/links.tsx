@@ -4,6 +4,8 @@ import { Link } from 'react-router'
 /** Record pages in the app, ids URL-encoded as the API's paths carry them (docs/web.md). */
 export const personPath = (id: string) => `/people/${encodeURIComponent(id)}`
 export const coursePath = (id: string) => `/courses/${encodeURIComponent(id)}`
+/** A record's admin page, or its class's list without an id. */
+export const recordsPath = (cls: string, id?: string) => `/admin/records/${encodeURIComponent(cls)}${id === undefined ? '' : `/${encodeURIComponent(id)}`}`
 
 /** An address from a record, linked only when it is http(s): a `javascript:` value stays text. */
 export function ExternalLink({ href, children }: { href: string; children: ReactNode }) {

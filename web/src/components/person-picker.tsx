@@ -1,6 +1,7 @@
 import { useEffect, useState, type KeyboardEvent } from 'react'
 import { api } from '../api/client'
-import { Alert, Loading, useLoad } from './ui'
+import { useLoad } from '../hooks/use-load'
+import { Alert, Loading } from './ui'
 
 /** Matches offered at once; more words narrow the search. */
 const limit = 10

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react'
 import { Link, useLocation, useSearchParams } from 'react-router'
-import { Alert, Loading, Title, useLoad } from './ui'
+import { useLoad } from '../hooks/use-load'
+import { Alert, Loading, Title } from './ui'
 import { sortOf, type SortKey, type Sorted } from './sort'
 import './lists.css'
 

@@ -1,4 +1,9 @@
 import type { components } from '../api/schema.js'
+// The server's own order of terms, imported rather than copied: src/domain/ is pure (the architecture
+// test holds it to importing nothing outside itself), so the web bundle takes no server code with it.
+import { compareTerms } from '../../../src/domain/terms.js'
+
+export { compareTerms }
 
 type Status = components['schemas']['PlannedCourseStatus']
 type Warning = components['schemas']['PlanWarning']
@@ -13,27 +18,6 @@ export interface Entry {
 
 /** The pattern the class schema gives a planned course's term (schema/planning.json): "26S". */
 export const termPattern = /^[0-9]{2}[FSUW]$/
-
-/** Winter (January) term, spring, summer, fall: the server's order within a year (docs/degree-audit.md). */
-const seasons = 'WSUF'
-
-function termKey(term: string): number | undefined {
-  const match = /^(\d{2})([FSUW])$/.exec(term)
-  return match ? Number(match[1]) * 4 + seasons.indexOf(match[2]!) : undefined
-}
-
-/**
- * Terms in time order, as the server orders them for its warnings: codes that do not parse go last,
- * among themselves by text, so the board's columns always have one order.
- */
-export function compareTerms(a: string, b: string): number {
-  const ka = termKey(a)
-  const kb = termKey(b)
-  if (ka !== undefined && kb !== undefined) return ka - kb
-  if (ka !== undefined) return -1
-  if (kb !== undefined) return 1
-  return a < b ? -1 : a > b ? 1 : 0
-}
 
 /** The board's columns: every term a course is planned for, and those the person added, in time order. */
 export function boardTerms(entries: readonly Entry[], added: readonly string[]): string[] {

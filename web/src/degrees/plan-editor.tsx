@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
-import { Alert, messageOf } from '../components/ui'
+import { messageOf } from '../lib/errors'
+import { Alert } from '../components/ui'
 import { boardTerms, defaultTarget, moveEntry, termPattern, termWarnings, warningsOn, type Entry } from './plan-board'
 import { Projection } from './projection'
 

@@ -1,6 +1,6 @@
 import { useId } from 'react'
 import type { components } from '../api/schema'
-import { HistoryPanel } from '../history/panel'
+import { HistoryPanel } from '../history'
 
 type Plan = components['schemas']['StudentPlanDetail']
 

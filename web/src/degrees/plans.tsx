@@ -2,7 +2,9 @@ import { useState, type FormEvent } from 'react'
 import { Link, useParams, useSearchParams } from 'react-router'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
-import { Alert, Loading, messageOf, Title, useLoad } from '../components/ui'
+import { useLoad } from '../hooks/use-load'
+import { messageOf } from '../lib/errors'
+import { Alert, Loading, Title } from '../components/ui'
 import { PlanEditor } from './plan-editor'
 import { PlanHistories } from './plan-history'
 import './planner.css'
@@ -28,7 +30,7 @@ function ReviewStatus({ review }: { review: string }) {
 export default function Plans() {
   const id = useParams().id ?? ''
   const [version, setVersion] = useState(0)
-  const loaded = useLoad(() => loadPlans(id), [id, version])
+  const loaded = useLoad(() => loadPlans(id), [id], version)
   const [saved, setSaved] = useState<Record<string, Plan>>({})
   // The plan open on the board is in the address, so a reload or a shared link opens it again.
   const [params, setParams] = useSearchParams()

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
-import { Alert, messageOf, ProgressBar } from '../components/ui'
+import { messageOf } from '../lib/errors'
+import { Alert, ProgressBar } from '../components/ui'
 
 type Progress = components['schemas']['DegreeProgress']
 

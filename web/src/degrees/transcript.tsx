@@ -1,8 +1,9 @@
 import { useId, useState } from 'react'
 import { useParams } from 'react-router'
 import { api } from '../api/client'
-import { Alert, Loading, Title, useLoad } from '../components/ui'
-import { HistoryPanel } from '../history/panel'
+import { useLoad } from '../hooks/use-load'
+import { Alert, Loading, Title } from '../components/ui'
+import { HistoryPanel } from '../history'
 
 function gpa(value: number | null): string {
   return value === null ? '—' : value.toFixed(2)

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
-import { Alert, Loading, messageOf, ProgressBar, useLoad } from '../components/ui'
+import { useLoad } from '../hooks/use-load'
+import { messageOf } from '../lib/errors'
+import { Alert, Loading, ProgressBar } from '../components/ui'
 
 type Progress = components['schemas']['DegreeProgress']
 type Group = components['schemas']['GroupProgress']

@@ -2,8 +2,11 @@ import { useId, useRef, useState } from 'react'
 import { ApiError } from '../api/client'
 import { fieldOf, opWords, valueText, writePermissions, type RecordRoute } from './changes'
 import { Pager } from '../components/pager'
-import { useMe } from '../shell/shell'
-import { Alert, Loading, messageOf, useLoad, when } from '../components/ui'
+import { useMe } from '../session/me'
+import { useLoad } from '../hooks/use-load'
+import { when } from '../lib/dates'
+import { messageOf } from '../lib/errors'
+import { Alert, Loading } from '../components/ui'
 import { readHistory, readRecord, restoreVersion, type HistoryEntry, type HistorySource, type Restored } from './routes'
 
 /** Entries a page of the panel: a record's history can run to hundreds. */
@@ -90,8 +93,9 @@ export function HistoryPanel<B extends RecordRoute>({ source, title = 'History',
   const heading = useRef<HTMLHeadingElement>(null)
   const Heading = level === 2 ? 'h2' : 'h3'
   // A new version of the record (saved, restored) is a new first entry: the history is read again. The
-  // source is a new object at each render of the page, so it is compared by value.
-  const page = useLoad(() => readHistory(source, { limit: pageSize, offset }), [JSON.stringify(source), shown, offset])
+  // source is a new object at each render of the page, so it is compared, and read, by value.
+  const sourceKey = JSON.stringify(source)
+  const page = useLoad(() => readHistory(JSON.parse(sourceKey) as HistorySource, { limit: pageSize, offset }), [sourceKey, offset], shown)
 
   /** Restores or reloads the record shown; on success the reader is brought back to the top of its history, read again. */
   async function act(change: () => Promise<string>) {

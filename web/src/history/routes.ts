@@ -1,7 +1,7 @@
 import { api, type Answer } from '../api/client'
 import type { paths } from '../api/schema'
 import type { RecordRoute } from './changes'
-import type { Domain } from '../workflows/inbox'
+import type { Domain } from '../lib/domains'
 
 type DetailPath = `${RecordRoute}/{id}`
 type RestorePath<B extends RecordRoute> = `${B}/{id}/restore`

@@ -3,8 +3,11 @@ import { Link, useSearchParams } from 'react-router'
 import { api, type Answer } from '../api/client'
 import type { operations } from '../api/schema'
 import { Pager } from '../components/pager'
-import { Alert, Loading, messageOf, Title, useLoad, when } from '../components/ui'
-import { recordsPath } from '../records/catalog'
+import { useLoad } from '../hooks/use-load'
+import { when } from '../lib/dates'
+import { messageOf } from '../lib/errors'
+import { Alert, Loading, Title } from '../components/ui'
+import { recordsPath } from '../components/links'
 
 type Item = Answer<operations['listAdminTrash']>['items'][number]
 type Outcome = { readonly ok: boolean; readonly text: string; readonly restored?: Item } | null
@@ -76,7 +79,7 @@ export default function Trash() {
   const [outcome, setOutcome] = useState<Outcome>(null)
   const [busy, setBusy] = useState(false)
   const told = useRef<HTMLDivElement>(null)
-  const trash = useLoad(() => api('get', '/api/admin/trash', { query: { limit: pageSize, offset, ...(type ? { type } : {}) } }), [type, offset, reads])
+  const trash = useLoad(() => api('get', '/api/admin/trash', { query: { limit: pageSize, offset, ...(type ? { type } : {}) } }), [type, offset], reads)
 
   function go(next: { type?: string; offset?: number }) {
     const query = new URLSearchParams()

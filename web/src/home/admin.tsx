@@ -3,9 +3,12 @@ import { Link } from 'react-router'
 import { api, type Answer } from '../api/client'
 import type { components, paths } from '../api/schema'
 import { runConcerns } from './reads'
-import type { Me } from '../shell/shell'
-import { Loading, messageOf, useLoad, when, type Loaded } from '../components/ui'
-import { ownRequests } from '../workflows/own-requests'
+import type { Me } from '../session/me'
+import { useLoad, type LoadState } from '../hooks/use-load'
+import { when } from '../lib/dates'
+import { messageOf } from '../lib/errors'
+import { Loading } from '../components/ui'
+import { ownRequests } from '../workflows'
 import { AwaitingSection, inReview, NotificationsSection, RequestsSection, type InReview } from './sections'
 
 type Backups = components['schemas']['BackupList']
@@ -39,7 +42,7 @@ function syncLines(runs: Settled<Run[]>): Line[] {
   }))
 }
 
-function overdueLines(review: Loaded<InReview>): Line[] {
+function overdueLines(review: LoadState<InReview>): Line[] {
   if (review.state === 'failed') return [{ key: 'overdue', concern: true, text: <>Requests in review could not be read: {review.error}</> }]
   if (review.state !== 'ready') return []
   const n = review.data.overdueAnywhere
@@ -62,7 +65,7 @@ function backupLines(backups: Settled<Backups>): Line[] {
 }
 
 /** What an admin should look at first: failed jobs, sync runs gone wrong, overdue requests, the last backup. */
-function Attention({ review }: { review: Loaded<InReview> }) {
+function Attention({ review }: { review: LoadState<InReview> }) {
   const checks = useLoad(() => Promise.all([
     settle(api('get', '/api/admin/jobs', { query: { state: 'failed', limit: 1 } })),
     settle(api('get', '/api/campus-sync/runs', { query: { limit: 10 } }).then((page) => page.items)),
@@ -93,8 +96,9 @@ function Attention({ review }: { review: Loaded<InReview> }) {
  * applications and nominations they made: at most seven requests (docs/web.md).
  */
 export function AdminHome({ me }: { me: Me }) {
-  const review = useLoad(() => inReview(me), [me.id])
-  const requests = useLoad(() => ownRequests(me), [me.id])
+  const { id, personId, role } = me
+  const review = useLoad(() => inReview({ id, personId }), [id, personId])
+  const requests = useLoad(() => ownRequests({ role, personId }), [role, personId])
   return (
     <>
       <Attention review={review} />

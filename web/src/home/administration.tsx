@@ -1,6 +1,8 @@
 import { Link } from 'react-router'
 import { api } from '../api/client'
-import { Title, useLoad, when } from '../components/ui'
+import { useLoad } from '../hooks/use-load'
+import { when } from '../lib/dates'
+import { Title } from '../components/ui'
 
 const sections: readonly { path: string; label: string; about: string }[] = [
   { path: '/admin/records', label: 'Records', about: 'every class of record: list, create, edit' },

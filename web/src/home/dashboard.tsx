@@ -1,10 +1,11 @@
 import { Link } from 'react-router'
-import { useMe, type Me } from '../shell/shell'
-import { Title, useLoad } from '../components/ui'
+import { useMe, type Me } from '../session/me'
+import { useLoad } from '../hooks/use-load'
+import { Title } from '../components/ui'
 import { AdminHome } from './admin'
 import { AwaitingSection, inReview, NotificationsSection, RequestsSection } from './sections'
 import { StudentHome } from './student'
-import { ownRequests } from '../workflows/own-requests'
+import { ownRequests } from '../workflows'
 
 /**
  * Anyone who may be asked to decide (faculty, staff): the inbox first, then their notifications and
@@ -12,8 +13,9 @@ import { ownRequests } from '../workflows/own-requests'
  * and nominations: four requests.
  */
 function ApproverHome({ me }: { me: Me }) {
-  const review = useLoad(() => inReview(me), [me.id])
-  const requests = useLoad(() => ownRequests(me), [me.id])
+  const { id, personId, role } = me
+  const review = useLoad(() => inReview({ id, personId }), [id, personId])
+  const requests = useLoad(() => ownRequests({ role, personId }), [role, personId])
   return (
     <>
       <AwaitingSection loaded={review} />

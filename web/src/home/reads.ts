@@ -4,21 +4,11 @@
  * than the six queues; the sync runs an admin should look at; the request lists a student can own.
  */
 import type { components } from '../api/schema.js'
-import type { DomainKey } from '../workflows/inbox.js'
+import { domainKeyOf, domains, type DomainKey } from '../lib/domains.js'
 
 type Instance = components['schemas']['WorkflowInstance']
 /** What the attention list reads of a sync run, as GET /api/campus-sync/runs answers it. */
 interface Run { readonly _id: string; readonly kind: string; readonly dry_run: boolean; readonly status: string; readonly errors: readonly unknown[] }
-
-/** The API's workflow domains to the app's path segments; a domain the API adds fails the type check here. */
-export const domainKeyOf: Record<Instance['domain'], DomainKey> = {
-  honors_thesis: 'thesis',
-  independent_research: 'independent-research',
-  fellowships: 'fellowships',
-  award_nominations: 'award-nominations',
-  major_plans: 'major-plans',
-  graduate_milestones: 'graduate-milestones',
-}
 
 /**
  * The approvals waiting for a decision now: pending, of the current round, in the stage under way.
@@ -95,7 +85,7 @@ export function runConcerns<R extends Run>(runs: readonly R[]): RunConcern<R>[] 
  */
 export function studentDomains(personId: string): DomainKey[] {
   const type = personId.split('/')[0]
-  const all: DomainKey[] = ['thesis', 'independent-research', 'fellowships', 'major-plans', 'graduate-milestones']
+  const all: DomainKey[] = domains.map((d) => d.key).filter((d) => d !== 'award-nominations')
   if (type === 'UndergraduateStudent') return all.filter((d) => d !== 'graduate-milestones')
   if (type === 'GraduateStudent') return all.filter((d) => d !== 'thesis')
   return all

@@ -1,11 +1,12 @@
 import { Link } from 'react-router'
 import { api } from '../api/client'
 import { awaiting, type Awaiting } from './reads'
-import { domainOf } from '../workflows/inbox'
-import type { Me } from '../shell/shell'
-import { Alert, Loading, type Loaded } from '../components/ui'
+import { domainOf } from '../lib/domains'
+import type { Me } from '../session/me'
+import { type LoadState } from '../hooks/use-load'
+import { Alert, Loading } from '../components/ui'
 import { useUnread } from '../session/unread'
-import { isOpen, titleOf, type Listed } from '../workflows/own-requests'
+import { isOpen, titleOf, type Listed } from '../workflows'
 
 /** The dashboard's read of the workflow instances: its page's size, the API's largest. */
 const instancesRead = 200
@@ -20,7 +21,7 @@ export interface InReview extends Awaiting {
  * The instances in review the caller may see (an admin: all of them), oldest first: one request in place
  * of the six queues the inbox reads, counting what awaits the caller and what is overdue.
  */
-export async function inReview(me: Me): Promise<InReview> {
+export async function inReview(me: Pick<Me, 'id' | 'personId'>): Promise<InReview> {
   const page = await api('get', '/api/workflows/instances', { query: { status: 'in_review', limit: instancesRead } })
   const ids = [me.id, ...(me.personId ? [me.personId] : [])]
   return { ...awaiting(page.items, ids, Date.now()), inReview: page.total, read: page.items.length }
@@ -29,7 +30,7 @@ export async function inReview(me: Me): Promise<InReview> {
 const requests = (n: number) => (n === 1 ? '1 request' : `${n} requests`)
 
 /** What awaits the caller's decision, by domain, each linked to the inbox filtered to it. */
-export function AwaitingSection({ loaded }: { loaded: Loaded<InReview> }) {
+export function AwaitingSection({ loaded }: { loaded: LoadState<InReview> }) {
   return (
     <section aria-labelledby="awaiting">
       <h2 id="awaiting">Awaiting your decision</h2>
@@ -69,7 +70,7 @@ export function NotificationsSection() {
 }
 
 /** The caller's open requests, newest first, each linked to it on /requests. */
-export function RequestsSection({ loaded, planNames }: { loaded: Loaded<Listed>; planNames?: ReadonlyMap<string, string> }) {
+export function RequestsSection({ loaded, planNames }: { loaded: LoadState<Listed>; planNames?: ReadonlyMap<string, string> }) {
   const open = loaded.state === 'ready' ? loaded.data.rows.filter((row) => isOpen(row.entity)) : []
   return (
     <section aria-labelledby="your-requests">

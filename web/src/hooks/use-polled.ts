@@ -1,6 +1,7 @@
 import { useEffect, useState, type DependencyList } from 'react'
 import type { components } from '../api/schema'
-import { messageOf, type Loaded } from '../components/ui'
+import { type LoadState } from './use-load'
+import { messageOf } from '../lib/errors'
 
 type Job = components['schemas']['Job']
 
@@ -17,8 +18,8 @@ export function running(job: Pick<Job, 'state'>): boolean {
  * says the answer is still moving; stops when it is not, or when the page leaves. While it polls, the
  * last answer stays on screen.
  */
-export function usePolled<T>(load: () => Promise<T>, deps: DependencyList, more: (data: T) => boolean): [Loaded<T>, () => void] {
-  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' })
+export function usePolled<T>(load: () => Promise<T>, deps: DependencyList, more: (data: T) => boolean): [LoadState<T>, () => void] {
+  const [loaded, setLoaded] = useState<LoadState<T>>({ state: 'loading' })
   const [version, setVersion] = useState(0)
   useEffect(() => {
     let current = true
@@ -36,6 +37,7 @@ export function usePolled<T>(load: () => Promise<T>, deps: DependencyList, more:
       current = false
       clearTimeout(timer)
     }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's list (checked where usePolled is called) and the reload count; `load` and `more` are read anew whenever they change
   }, [...deps, version])
   return [loaded, () => setVersion((v) => v + 1)]
 }

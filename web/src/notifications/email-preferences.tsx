@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react'
-import { Alert, Loading, messageOf, useLoad } from '../components/ui'
+import { useLoad } from '../hooks/use-load'
+import { messageOf } from '../lib/errors'
+import { Alert, Loading } from '../components/ui'
 import { frequencies, readPreferences, savePreferences, type Frequency } from './preferences-api'
 
 const labels: Readonly<Record<Frequency, string>> = {

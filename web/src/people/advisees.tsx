@@ -1,8 +1,9 @@
 import { Link, useSearchParams } from 'react-router'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
-import { useMe } from '../shell/shell'
-import { Alert, Loading, ProgressBar, Title, useLoad } from '../components/ui'
+import { useMe } from '../session/me'
+import { useLoad } from '../hooks/use-load'
+import { Alert, Loading, ProgressBar, Title } from '../components/ui'
 import { Pager, pageSize } from '../components/record-list'
 import { personTypes } from '../components/links'
 

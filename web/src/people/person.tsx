@@ -2,9 +2,9 @@ import { useState } from 'react'
 import { useParams } from 'react-router'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
-import { Alert, Loading, Title, useLoad } from '../components/ui'
-import { HistoryPanel } from '../history/panel'
-import { recordHistory } from '../history/routes'
+import { useLoad } from '../hooks/use-load'
+import { Alert, Loading, Title } from '../components/ui'
+import { HistoryPanel, recordHistory } from '../history'
 import { ExternalLink, PersonLink, personTypes } from '../components/links'
 
 type Person = components['schemas']['Person']

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react'
 import { api, ApiError } from '../api/client'
 import type { components } from '../api/schema'
-import { Alert, Loading, messageOf, Title, useLoad } from '../components/ui'
+import { useLoad } from '../hooks/use-load'
+import { messageOf } from '../lib/errors'
+import { Alert, Loading, Title } from '../components/ui'
 import { PersonLink } from '../components/links'
 import { draftOf, ProfileFields, updateOf } from './profile-fields'
 

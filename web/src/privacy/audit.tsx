@@ -2,7 +2,10 @@ import { useState, type FormEvent } from 'react'
 import { api } from '../api/client'
 import type { components, operations } from '../api/schema'
 import { ScrollRegion } from '../components/scroll-region'
-import { Alert, Loading, messageOf, Title, useLoad, when } from '../components/ui'
+import { useLoad } from '../hooks/use-load'
+import { when } from '../lib/dates'
+import { messageOf } from '../lib/errors'
+import { Alert, Loading, Title } from '../components/ui'
 import { Pager } from '../components/pager'
 
 type Filters = NonNullable<operations['listAdminAudit']['parameters']['query']>

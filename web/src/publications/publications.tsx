@@ -1,6 +1,6 @@
 import { useSearchParams } from 'react-router'
 import { api } from '../api/client'
-import { useLoad } from '../components/ui'
+import { useLoad } from '../hooks/use-load'
 import { RecordList, pageSize } from '../components/record-list'
 import { ExternalLink } from '../components/links'
 

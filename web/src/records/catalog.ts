@@ -126,7 +126,6 @@ export function labelOf(row: Row): string {
   return named || row._id
 }
 
-export const recordsPath = (cls: string, id?: string) => `/admin/records/${encodeURIComponent(cls)}${id === undefined ? '' : `/${encodeURIComponent(id)}`}`
 
 /**
  * The records pages are the admins' (docs/web.md, "Admins' records"), but most lists they show are open to every signed-in

@@ -1,6 +1,8 @@
 import { Link } from 'react-router'
-import { Alert, Loading, Title, useLoad } from '../components/ui'
-import { adminClasses, managed, recordsPath } from './catalog'
+import { useLoad } from '../hooks/use-load'
+import { Alert, Loading, Title } from '../components/ui'
+import { adminClasses, managed } from './catalog'
+import { recordsPath } from '../components/links'
 
 /** /admin/records: every class of /api/schemas, linked to its records where it has a record route. */
 export default function RecordsIndex() {

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react'
 import { Link, useParams, useSearchParams } from 'react-router'
-import { Alert, Loading, Title, useLoad } from '../components/ui'
-import { adminClasses, labelOf, listRecords, listRoutes, managed, recordsPath, words, type Managed, type Row } from './catalog'
+import { useLoad } from '../hooks/use-load'
+import { Alert, Loading, Title } from '../components/ui'
+import { adminClasses, labelOf, listRecords, listRoutes, managed, words, type Managed, type Row } from './catalog'
+import { recordsPath } from '../components/links'
 
 const pageSize = 25
 

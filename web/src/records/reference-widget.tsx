@@ -1,6 +1,6 @@
 import { ariaDescribedByIds, type WidgetProps } from '@rjsf/utils'
 import { createContext, useContext, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
-import { messageOf } from '../components/ui'
+import { messageOf } from '../lib/errors'
 import { getRecord, labelOf, listRecords, listRoutes, managed, type ClassInfo, type Row } from './catalog'
 
 /** The schema's classes, for pickers to find the route of the class they refer to. */

@@ -2,7 +2,8 @@ import { useEffect, useState, type FormEvent } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
-import { Alert, Loading, Title, useLoad } from '../components/ui'
+import { useLoad } from '../hooks/use-load'
+import { Alert, Loading, Title } from '../components/ui'
 import { coursePath, personPath } from '../components/links'
 
 type Result = components['schemas']['SearchResults']['results'][number]

@@ -1,41 +1,8 @@
 import { useState, type MouseEvent } from 'react'
-import { NavLink, Outlet, redirect, useNavigate, useRouteLoaderData, type LoaderFunctionArgs } from 'react-router'
-import { api } from '../api/client'
-import type { components } from '../api/schema'
+import { NavLink, Outlet, useNavigate } from 'react-router'
 import { navGroups, pages, type Page } from '../pages'
-import { sessions, signInPath } from '../api/token'
-import { unread, UnreadLink } from '../session/unread'
-
-export type Me = components['schemas']['CurrentUser']
-
-/** Every page behind the shell needs a session: without one the visitor signs in and comes back. */
-export async function shellLoader({ request }: LoaderFunctionArgs): Promise<Me> {
-  const url = new URL(request.url)
-  const here = url.pathname + url.search
-  if (!sessions.get()) {
-    sessions.rememberReturnTo(here)
-    throw redirect(signInPath(here))
-  }
-  const me = await api('get', '/api/auth/me')
-  unread.seed(me.unread_notifications)
-  return me
-}
-
-/** The signed-in user, as the shell loaded it; for any page inside the shell. */
-export function useMe(): Me {
-  return useRouteLoaderData<typeof shellLoader>('shell')!
-}
-
-/** Revokes the token and forgets it; after single sign-on, the IdP's session is ended too (true then). */
-async function signOut(): Promise<boolean> {
-  const session = sessions.get()
-  await api('post', '/api/auth/logout').catch(() => undefined)
-  sessions.clear()
-  unread.clear()
-  if (!session?.saml) return false
-  window.location.assign('/api/auth/saml/logout')
-  return true
-}
+import { signOut, useMe, type Me } from '../session/me'
+import { UnreadLink } from './unread-link'
 
 /** The navigation entries `me` sees, by group; a group with none is left out. */
 function navOf(me: Me): { key: string; label: string; entries: Page[] }[] {

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react'
 import { Link, useParams } from 'react-router'
 import { api, type PathsWith } from '../api/client'
-import { domainOf, type Domain } from './inbox'
+import { domainOf, type Domain } from '../lib/domains'
 import { majorPlanTitle } from './titles'
-import { Alert, Loading, messageOf, Title, useLoad } from '../components/ui'
+import { useLoad } from '../hooks/use-load'
+import { messageOf } from '../lib/errors'
+import { Alert, Loading, Title } from '../components/ui'
 import { PersonPicker } from '../components/person-picker'
-import { HistoryPanel } from '../history/panel'
+import { HistoryPanel } from '../history'
 
 type Decision = 'approve' | 'reject' | 'request-revision' | 'delegate'
 const decisions: readonly { key: Decision; label: string; done: string }[] = [
@@ -77,9 +79,11 @@ export default function Approval() {
   const domain = domainOf(params.domain ?? '')
   const id = params.id ?? ''
   const [version, setVersion] = useState(0)
-  const entity = useLoad(() => (domain ? api('get', entityPath(domain), { path: { id } }) : Promise.reject(new Error('No such approval domain'))), [domain, id, version])
+  const entity = useLoad(() => (domain ? api('get', entityPath(domain), { path: { id } }) : Promise.reject(new Error('No such approval domain'))), [domain, id], version)
   const plan = entity.state === 'ready' && 'plan' in entity.data ? entity.data : null
-  const names = useLoad(() => (plan ? planAndStudent(plan) : Promise.resolve(null)), [plan?.plan, plan?.student])
+  const planId = plan?.plan
+  const student = plan?.student
+  const names = useLoad(() => (planId && student ? planAndStudent({ plan: planId, student }) : Promise.resolve(null)), [planId, student])
   const [comment, setComment] = useState('')
   const [delegateTo, setDelegateTo] = useState('')
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null)

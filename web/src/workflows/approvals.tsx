@@ -1,7 +1,9 @@
 import { Link, useSearchParams } from 'react-router'
-import { domainOf, domains, mergeInbox } from './inbox'
+import { domainOf, domains } from '../lib/domains'
+import { mergeInbox } from './inbox'
 import { inboxTitle } from './titles'
-import { Alert, Loading, Title, useLoad } from '../components/ui'
+import { useLoad } from '../hooks/use-load'
+import { Alert, Loading, Title } from '../components/ui'
 import { fetchQueues } from './queues'
 
 /** Rows per queue: the inbox shows the first page of each (the API's largest). */

@@ -1,19 +1,4 @@
-/** The six approval domains (docs/workflows.md): the app's path segment, a label, and the API's paths. */
-export const domains = [
-  { key: 'thesis', label: 'Honors thesis', base: '/api/thesis/requests', pending: '/api/thesis/pending-approvals' },
-  { key: 'independent-research', label: 'Independent research', base: '/api/independent-research/requests', pending: '/api/independent-research/pending-approvals' },
-  { key: 'fellowships', label: 'Fellowship', base: '/api/fellowships/applications', pending: '/api/fellowships/pending-approvals' },
-  { key: 'award-nominations', label: 'Award nomination', base: '/api/award-nominations/nominations', pending: '/api/award-nominations/pending-approvals' },
-  { key: 'major-plans', label: 'Major plan', base: '/api/major-plan-approvals', pending: '/api/major-plan-approvals/pending-approvals' },
-  { key: 'graduate-milestones', label: 'Graduate milestone', base: '/api/graduate-milestones', pending: '/api/graduate-milestones/pending-approvals' },
-] as const
-
-export type Domain = (typeof domains)[number]
-export type DomainKey = Domain['key']
-
-export function domainOf(key: string): Domain | undefined {
-  return domains.find((d) => d.key === key)
-}
+import type { DomainKey } from '../lib/domains.js'
 
 /** The fields of a pending item the inbox shows (the API's WorkflowPendingItem). */
 export interface PendingItem {

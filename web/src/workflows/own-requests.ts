@@ -1,6 +1,6 @@
 import { api, ApiError } from '../api/client'
-import { domains, type Domain } from './inbox'
-import type { Me } from '../shell/shell'
+import { domains, type Domain } from '../lib/domains'
+import type { Me } from '../session/me'
 import { kindOf, type RequestEntity } from './request-kinds'
 
 export interface Row { readonly domain: Domain; readonly entity: RequestEntity }
@@ -25,7 +25,7 @@ export function titleOf(domain: Domain, entity: RequestEntity, planNames: Readon
  * Persons; the student-owned domains' filters take student ids only, and a caller linked to no Person
  * owns none.
  */
-function ownLists(me: Me): { domain: Domain; query: Record<string, string> }[] {
+function ownLists(me: Pick<Me, 'role' | 'personId'>): { domain: Domain; query: Record<string, string> }[] {
   if (me.role === 'student') return domains.map((domain) => ({ domain, query: {} }))
   const person = me.personId
   if (!person) return []
@@ -36,7 +36,7 @@ function ownLists(me: Me): { domain: Domain; query: Record<string, string> }[] {
 }
 
 /** The caller's requests in every domain they can own, side by side; a domain that fails is reported, the others shown. */
-export async function ownRequests(me: Me): Promise<Listed> {
+export async function ownRequests(me: Pick<Me, 'role' | 'personId'>): Promise<Listed> {
   type Answer = { domain: Domain; items: RequestEntity[] } | { domain: Domain; error: string }
   const answers = await Promise.all(ownLists(me).map(async ({ domain, query }): Promise<Answer> => {
     try {

@@ -1,5 +1,6 @@
 import { api, ApiError } from '../api/client'
-import { domains, type QueueResult } from './inbox'
+import { domains } from '../lib/domains'
+import type { QueueResult } from './inbox'
 
 /** The six pending-approval queues, fetched side by side; each answers or fails on its own. */
 export function fetchQueues(limit: number): Promise<QueueResult[]> {

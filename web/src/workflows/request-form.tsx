@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { api } from '../api/client'
-import { Alert, Loading, useLoad } from '../components/ui'
+import { useLoad } from '../hooks/use-load'
+import { Alert, Loading } from '../components/ui'
 import { milestoneTypes, type Field, type RequestKind } from './request-kinds'
 
 interface Option { readonly value: string; readonly label: string }

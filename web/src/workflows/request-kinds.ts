@@ -1,5 +1,5 @@
 import type { components } from '../api/schema'
-import type { DomainKey } from './inbox'
+import type { DomainKey } from '../lib/domains'
 
 type Schemas = components['schemas']
 

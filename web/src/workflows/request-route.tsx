@@ -1,6 +1,7 @@
 import { api } from '../api/client'
 import type { components } from '../api/schema'
-import { Alert, Loading, useLoad } from '../components/ui'
+import { useLoad } from '../hooks/use-load'
+import { Alert, Loading } from '../components/ui'
 import { useNames } from './names'
 
 type Instance = components['schemas']['WorkflowInstanceDetail']
@@ -30,7 +31,7 @@ function next(instance: Instance): string[] {
 
 /** A request's route: its stages, who decided what with their comments, who is next, and its history. */
 export function RequestRoute({ instance: id, version }: { instance: string; version: number }) {
-  const loaded = useLoad(() => api('get', '/api/workflows/instances/{id}', { path: { id } }), [id, version])
+  const loaded = useLoad(() => api('get', '/api/workflows/instances/{id}', { path: { id } }), [id], version)
   const instance = loaded.state === 'ready' ? loaded.data : null
   const name = useNames(instance ? everyone(instance) : [])
   if (loaded.state === 'loading') return <Loading />

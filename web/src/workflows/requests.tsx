@@ -1,9 +1,11 @@
 import { useMemo, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import { api, type PathsWith } from '../api/client'
-import { domainOf, type Domain } from './inbox'
-import { useMe } from '../shell/shell'
-import { Alert, Loading, messageOf, Title, useLoad } from '../components/ui'
+import { domainOf, type Domain } from '../lib/domains'
+import { useMe } from '../session/me'
+import { useLoad } from '../hooks/use-load'
+import { messageOf } from '../lib/errors'
+import { Alert, Loading, Title } from '../components/ui'
 import { RequestForm } from './request-form'
 import { ownRequests, planNamesOf, titleOf } from './own-requests'
 import { bodyOf, forCreator, kindOf, requestKinds, type CreateBody, type RequestEntity, type RequestKind, type UpdateBody } from './request-kinds'
@@ -24,7 +26,7 @@ function valuesOf(kind: RequestKind, entity: RequestEntity): Record<string, stri
 function Detail({ domain, id, onChanged }: { domain: Domain; id: string; onChanged: () => void }) {
   const kind = kindOf(domain.key)!
   const [version, setVersion] = useState(0)
-  const loaded = useLoad(() => api('get', `${domain.base}/{id}` as ItemPath, { path: { id } }), [domain, id, version])
+  const loaded = useLoad(() => api('get', `${domain.base}/{id}` as ItemPath, { path: { id } }), [domain, id], version)
   const [busy, setBusy] = useState(false)
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null)
 
@@ -128,10 +130,11 @@ export default function Requests() {
   const me = useMe()
   const [params, setParams] = useSearchParams()
   const [version, setVersion] = useState(0)
+  const { role, personId } = me
   const listed = useLoad(async () => {
-    const mine = await ownRequests(me)
+    const mine = await ownRequests({ role, personId })
     return { ...mine, plans: await planNamesOf(mine.rows) }
-  }, [me.id, version])
+  }, [role, personId], version)
   const open = domainOf(params.get('domain') ?? '')
   const openId = params.get('id')
   const show = (domain: Domain, id: string) => setParams({ domain: domain.key, id })

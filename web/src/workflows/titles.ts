@@ -5,7 +5,7 @@
  * title names whoever submitted it instead, and the approval page names the plan and the student. A
  * title the service gives in words is shown as it is.
  */
-import type { DomainKey } from './inbox.js'
+import type { DomainKey } from '../lib/domains.js'
 
 const planIdTitle = /^Plan StudentPlan\/\S+$/
 
