@@ -118,7 +118,7 @@ export function decide<I extends WorkflowInstance>(instance: I, definition: Work
     target.approvals.push({ approver: actor.id, status: wanted, source: 'override', round: draft.round, decided_at: at, ...comment })
     draft.history.push({ at, actor: actor.id, action: overrideAction[input.decision], stage: stage.key, round: draft.round, ...comment })
   }
-  return settle(draft, definition, index, input) ?? applied<I>(draft)
+  return settle(draft, definition, index, input) ?? applied(instance, draft)
 }
 
 function delegateOf(stage: StageInstance, round: number, delegator: string): string {

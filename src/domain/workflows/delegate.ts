@@ -55,5 +55,5 @@ export function delegate<I extends WorkflowInstance>(instance: I, definition: Wo
   delete approval.overdue
   target.approvals.push({ approver: to, status: 'pending', source: 'delegation', round: draft.round, on_behalf_of: actor.id })
   draft.history.push({ at, actor: actor.id, action: 'delegate', stage: stage.key, round: draft.round, delegate_to: to, ...comment })
-  return applied<I>(draft)
+  return applied(instance, draft)
 }

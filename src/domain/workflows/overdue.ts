@@ -19,7 +19,7 @@ export function markOverdue<I extends WorkflowInstance>(instance: I, now: Date):
     at: now.toISOString(), actor: systemActor, action: 'overdue', stage: stage.key, round: draft.round,
     comment: `overdue since ${stage.due_at}: ${late.map((a) => a.approver).join(', ')}`,
   })
-  return applied<I>(draft)
+  return applied(instance, draft)
 }
 
 /**
@@ -35,7 +35,7 @@ export function markDueSoon<I extends WorkflowInstance>(instance: I, now: Date, 
   if (told || !approvalsOfRound(stage, instance.round).some((a) => a.status === 'pending')) return unchanged(instance)
   const draft = draftOf(instance)
   draft.history.push({ at: now.toISOString(), actor: systemActor, action: 'due_soon', stage: stage.key, round: draft.round, comment: `due at ${stage.due_at}` })
-  return applied<I>(draft)
+  return applied(instance, draft)
 }
 
 /** When an active stage escalates: twice its due time after it activated. */
@@ -69,5 +69,5 @@ export function escalate<I extends WorkflowInstance>(instance: I, definition: Wo
     at: now.toISOString(), actor: systemActor, action: 'escalate', stage: stage.key, round: draft.round,
     comment: `department admins added: ${admins.join(', ')}`,
   })
-  return applied<I>(draft)
+  return applied(instance, draft)
 }

@@ -6,9 +6,17 @@ export function refuse(code: RefusalCode, reason: string, field?: string): Refus
   return field === undefined ? { ok: false, code, reason } : { ok: false, code, reason, field }
 }
 
-/** The edited copy as the caller's type: the copy keeps every field of the original, system fields too. */
-export function applied<I extends WorkflowInstance>(draft: Draft<WorkflowInstance>): Outcome<I> {
-  return { ok: true, instance: draft as unknown as I, applied: true }
+/**
+ * The edited copy over the caller's instance: the engine knows only the workflow fields, so the rest of
+ * the caller's type (system fields, say) is taken from the original, which the copy was made from.
+ */
+export function applied<I extends WorkflowInstance>(instance: I, draft: Draft<WorkflowInstance>): Outcome<I> {
+  return { ok: true, instance: { ...instance, ...draft }, applied: true }
+}
+
+/** A new instance, which has only the engine's fields until the caller stores it. */
+export function started(draft: Draft<WorkflowInstance>): Outcome {
+  return { ok: true, instance: draft, applied: true }
 }
 
 /** A repeat of an action already taken: the instance as it is. */

@@ -1,5 +1,5 @@
 import { approversOf, barred, checkDefinition, checkResolvable, checkRuns } from './definition.js'
-import { applied, checkComment, draftOf, refuse, unchanged, type Draft } from './result.js'
+import { applied, checkComment, draftOf, refuse, started, unchanged, type Draft } from './result.js'
 import type { Actor, ApproverDirectory, Outcome, Refusal, WorkflowDefinition, WorkflowInstance } from './types.js'
 
 const dayMs = 86_400_000
@@ -73,7 +73,7 @@ export function start(input: StartInput): Outcome {
     history: [{ at: now.toISOString(), actor: input.submitter, action: 'submit', round: 1, ...(input.comment !== undefined ? { comment: input.comment } : {}) }],
   }
   const refusal = activate(draft, definition, 0, directory, now)
-  return refusal ?? applied(draft)
+  return refusal ?? started(draft)
 }
 
 export interface ResubmitInput {
@@ -112,5 +112,5 @@ export function resubmit<I extends WorkflowInstance>(instance: I, definition: Wo
     ...(input.comment !== undefined ? { comment: input.comment } : {}),
   })
   const refusal = activate(draft, definition, 0, input.directory, input.now)
-  return refusal ?? applied<I>(draft)
+  return refusal ?? applied(instance, draft)
 }

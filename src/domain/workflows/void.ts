@@ -21,5 +21,5 @@ export function voidApproval<I extends WorkflowInstance>(instance: I, definition
   if (instance.history.some((entry) => entry.action === 'voided')) return unchanged(instance)
   const draft = draftOf(instance)
   draft.history.push({ at: input.now.toISOString(), actor: input.actor.id, action: 'voided', round: draft.round, comment: input.comment })
-  return applied<I>(draft)
+  return applied(instance, draft)
 }

@@ -23,5 +23,5 @@ export function withdraw<I extends WorkflowInstance>(instance: I, definition: Wo
     at: input.now.toISOString(), actor: input.actor.id, action: 'withdraw', round: draft.round,
     ...(input.comment !== undefined ? { comment: input.comment } : {}),
   })
-  return applied<I>(draft)
+  return applied(instance, draft)
 }
