@@ -128,9 +128,9 @@ async function createPage(kind: SyncKind, page: readonly MappedRecord[], context
 async function update_(kind: SyncKind, update: RecordUpdate, context: ApplyContext): Promise<void> {
   const { '@type': personClass, ...set } = update.set as Record<string, unknown>
   if (personClass !== undefined) throw new RowRefused(`the feed now makes this person a ${String(personClass)}; a record's class is changed by hand, not by a sync`)
-  const patch: Record<string, unknown> = { ...set, ...translate(update.refs, context) }
-  if (Array.isArray(patch.instructors)) patch.instructors = await withUnsyncedInstructors(update._id, patch.instructors as string[], context)
-  await write(kind, update._id, patch, context)
+  const refs = translate(update.refs, context)
+  if (Array.isArray(refs.instructors)) refs.instructors = await withUnsyncedInstructors(update._id, refs.instructors, context)
+  await write(kind, update._id, { ...set, ...refs }, context)
 }
 
 async function write(kind: SyncKind, id: string, patch: Record<string, unknown>, context: ApplyContext): Promise<void> {
@@ -144,15 +144,15 @@ async function write(kind: SyncKind, id: string, patch: Record<string, unknown>,
 
 /** Instructors someone added by hand (people no sync owns) stay; the feed decides only about its own. */
 async function withUnsyncedInstructors(sectionId: string, fromFeed: readonly string[], context: ApplyContext): Promise<string[]> {
-  const section = await context.records.get(sectionId)
+  const section = await context.records.get(sectionId, 'Section')
   const synced = context.maps.person?.sourcedOf
-  const kept = (Array.isArray(section?.instructors) ? (section.instructors as string[]) : []).filter((id) => !synced?.has(id))
+  const kept = (section?.instructors ?? []).filter((id) => !synced?.has(id))
   return [...new Set([...fromFeed, ...kept])]
 }
 
 /** References by sourcedId as store ids; a single reference that resolves to nothing refuses the row. */
-function translate(refs: Refs, context: ApplyContext): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
+function translate(refs: Refs, context: ApplyContext): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {}
   const idOf = (ref: SourceRef) => context.maps[ref.kind]?.idOf.get(ref.sourced_id)
   for (const [field, ref] of Object.entries(refs)) {
     if (Array.isArray(ref)) {

@@ -43,18 +43,13 @@ export const defaultSyncConfig: CampusSyncConfig = {
 /** The stored configuration (SyncConfig/campus), else the sample package with the defaults of docs/operations.md, "Campus sync (OneRoster)". */
 export async function loadSyncConfig(records: RecordService, schema: CompiledSchema, secrets: SecretBox): Promise<CampusSyncConfig> {
   if (!schema.class('SyncConfig')) return defaultSyncConfig
-  const stored = await records.get(configId)
+  const stored = await records.get(configId, 'SyncConfig')
   if (!stored) return defaultSyncConfig
-  const text = (field: string) => (typeof stored[field] === 'string' ? (stored[field] as string) : '')
+  const url = stored.url ?? ''
   const source: SyncSourceConfig = stored.source_type === 'oneroster-rest'
-    ? { type: 'oneroster-rest', url: text('url'), tokenUrl: text('token_url') || `${text('url').replace(/\/+$/, '')}/token`, clientId: text('client_id'), clientSecret: openClientSecret(text('client_secret'), secrets) }
-    : { type: 'oneroster-csv', path: text('path') || samplePackagePath }
-  return {
-    source,
-    terms: Array.isArray(stored.terms) ? (stored.terms as string[]) : [],
-    deletePolicy: stored.delete_policy === 'keep' ? 'keep' : 'deactivate',
-    maxDeactivatePercent: typeof stored.max_deactivate_percent === 'number' ? stored.max_deactivate_percent : 10,
-  }
+    ? { type: 'oneroster-rest', url, tokenUrl: stored.token_url || `${url.replace(/\/+$/, '')}/token`, clientId: stored.client_id ?? '', clientSecret: openClientSecret(stored.client_secret ?? '', secrets) }
+    : { type: 'oneroster-csv', path: stored.path || samplePackagePath }
+  return { source, terms: stored.terms, deletePolicy: stored.delete_policy, maxDeactivatePercent: stored.max_deactivate_percent }
 }
 
 /** A short stable name for a source (its URL or path), under which its delta watermarks are kept. */

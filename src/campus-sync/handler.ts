@@ -1,16 +1,17 @@
 import type { JobContext } from '../jobs/port.js'
 import { PermanentJobError } from '../jobs/port.js'
-import { runCampusSync, syncKinds, type CampusSyncRequest, type SyncDeps, type SyncRunKind } from './runner.js'
+import { runCampusSync, syncKinds, type CampusSyncRequest, type SyncDeps } from './runner.js'
 
 const termPattern = /^[0-9]{2}[FSUW]$/
 
 /** The job data of a campus-sync job, checked: a bad kind or term fails the job at once, never retried. */
 export function syncRequest(data: Record<string, unknown>): CampusSyncRequest {
-  const kind = data.kind
-  if (typeof kind !== 'string' || !(syncKinds as readonly string[]).includes(kind)) throw new PermanentJobError(`kind must be one of ${syncKinds.join(', ')}`)
-  if (data.term !== undefined && (typeof data.term !== 'string' || !termPattern.test(data.term))) throw new PermanentJobError('term must be a term code like 25F')
+  const kind = syncKinds.find((known) => known === data.kind)
+  if (!kind) throw new PermanentJobError(`kind must be one of ${syncKinds.join(', ')}`)
+  const { term } = data
+  if (term !== undefined && (typeof term !== 'string' || !termPattern.test(term))) throw new PermanentJobError('term must be a term code like 25F')
   if (data.dryRun !== undefined && typeof data.dryRun !== 'boolean') throw new PermanentJobError('dryRun must be true or false')
-  return { kind: kind as SyncRunKind, ...(data.term ? { term: data.term as string } : {}), ...(data.dryRun ? { dryRun: true } : {}) }
+  return { kind, ...(term ? { term } : {}), ...(data.dryRun ? { dryRun: true } : {}) }
 }
 
 /** The campus-sync queue's handler: one run of the kind the job names. */

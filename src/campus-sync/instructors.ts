@@ -14,8 +14,8 @@ export function instructorPlan(sections: readonly ApiRecord[], maps: Readonly<Re
     const sourcedId = maps.section?.sourcedOf.get(section._id)
     if (sourcedId === undefined) continue
     const wanted = [...new Set(byClass.get(sourcedId) ?? [])].sort()
-    const held = (Array.isArray(section.instructors) ? (section.instructors as string[]) : [])
-      .map((id) => maps.person?.sourcedOf.get(id)).filter((id): id is string => id !== undefined).sort()
+    const held = (Array.isArray(section.instructors) ? section.instructors : [])
+      .map((id: unknown) => (typeof id === 'string' ? maps.person?.sourcedOf.get(id) : undefined)).filter((id): id is string => id !== undefined).sort()
     if (wanted.join('|') === held.join('|')) unchanged++
     else plan.update.push({ _id: section._id, row: 0, source: { system: oneRosterSystem, sourced_id: sourcedId }, set: {}, refs: { instructors: wanted.map((id) => ({ kind: 'person' as const, sourced_id: id })) } })
   }
