@@ -48,7 +48,7 @@ function revertHandler(deps: RevertJobDeps, runs: RevertedRuns) {
   return async (context: JobContext): Promise<Record<string, unknown>> => {
     const run = context.data.run
     const actor = typeof run === 'string' ? runActor(runs, run) : undefined
-    if (!actor) throw new PermanentJobError(runs === 'sync' ? 'run must be a SyncRun id' : 'run must be an import run id')
+    if (typeof run !== 'string' || !actor) throw new PermanentJobError(runs === 'sync' ? 'run must be a SyncRun id' : 'run must be an import run id')
     const dryRun = context.data.dryRun === true
     // The revert is a run of its own, named by its job, so a retry of the job continues it.
     const key = importRunId.test(context.id) ? context.id : context.id.replace(/[^A-Za-z0-9._~-]/g, '-').slice(0, 160)
@@ -66,7 +66,7 @@ function revertHandler(deps: RevertJobDeps, runs: RevertedRuns) {
       const count = (op: string) => outcome.changes.filter((c) => c.op === op).length
       try {
         await deps.records.create('SyncRun', {
-          system: 'history', kind: 'revert', dry_run: false, status: 'completed', message: summary(outcome), reverts: run as string,
+          system: 'history', kind: 'revert', dry_run: false, status: 'completed', message: summary(outcome), reverts: run,
           started_at: startedAt, finished_at: now().toISOString(), created: count('recreate'), updated: count('restore'), unchanged: 0,
           deactivated: 0, skipped: outcome.conflicts.length, errors: notes, warnings: [],
         }, { actor: context.actor, key })
@@ -74,8 +74,8 @@ function revertHandler(deps: RevertJobDeps, runs: RevertedRuns) {
         // A retried job wrote its run record the first time.
         if (!hasStatus(error, 409)) throw error
       }
-      if (runs === 'sync' && await deps.records.get(run as string)) await deps.records.update(run as string, { reverted_by: revertId }, { actor: context.actor })
-      await deps.events?.record(revertedEvent({ runId: revertId, reverts: run as string, reverted: outcome.changes.length, conflicts: outcome.conflicts.length }))
+      if (runs === 'sync' && await deps.records.get(run)) await deps.records.update(run, { reverted_by: revertId }, { actor: context.actor })
+      await deps.events?.record(revertedEvent({ runId: revertId, reverts: run, reverted: outcome.changes.length, conflicts: outcome.conflicts.length }))
     }
     return {
       ...(dryRun ? {} : { run_id: revertId }), reverts: run, dry_run: dryRun, reverted: outcome.changes.length,
