@@ -84,10 +84,10 @@ export class RedisCacheStore implements CacheStore {
   async lookup(key: CacheKey, collections: readonly string[]): Promise<Lookup> {
     const values = await this.guarded(() => this.redis.mgetBuffer(...collections.map((c) => this.generationKey(c)), this.entryKey(key)))
     const raw = values[collections.length]
-    let generations = values.slice(0, collections.length).map((v) => v?.toString('utf8'))
-    if (generations.some((g) => g === undefined)) generations = await this.initialise(collections)
+    const held = values.slice(0, collections.length).map((v) => v?.toString('utf8'))
+    const generations = held.every((g) => g !== undefined) ? held : await this.initialise(collections)
     const entry = raw ? decodeEntry(raw) : undefined
-    return entry ? { generations: generations as string[], entry } : { generations: generations as string[] }
+    return entry ? { generations, entry } : { generations }
   }
 
   /** First use of a collection (or its generation was evicted): give it one, keeping any set meanwhile. */
@@ -95,8 +95,8 @@ export class RedisCacheStore implements CacheStore {
     const keys = collections.map((c) => this.generationKey(c))
     await Promise.all(keys.map((k) => this.guarded(() => this.redis.set(k, token(), 'NX'))))
     const values = await this.guarded(() => this.redis.mget(...keys))
-    if (values.some((v) => v === null)) throw new Error('cache generation vanished as it was set')
-    return values as string[]
+    if (!values.every((v) => v !== null)) throw new Error('cache generation vanished as it was set')
+    return values
   }
 
   async put(key: CacheKey, entry: CachedResponse, ttlSeconds: number): Promise<void> {

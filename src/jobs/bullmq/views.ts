@@ -1,5 +1,5 @@
 import type { Job, JobSchedulerJson, JobType } from 'bullmq'
-import type { JobProgress, JobState, JobView, QueueName, SchedulerView } from '../port.js'
+import { jobStates, type JobProgress, type JobState, type JobView, type QueueName, type SchedulerView } from '../port.js'
 
 /** The BullMQ lists behind each state we answer with; `prioritized` and `waiting-children` are waiting too. */
 export const bullTypes: Record<JobState, JobType[]> = {
@@ -11,7 +11,7 @@ export const bullTypes: Record<JobState, JobType[]> = {
 }
 
 export function stateOf(bullState: string): JobState | null {
-  for (const [state, types] of Object.entries(bullTypes)) if ((types as string[]).includes(bullState)) return state as JobState
+  for (const state of jobStates) if (bullTypes[state].some((type) => type === bullState)) return state
   return bullState === 'waiting' ? 'waiting' : null
 }
 
