@@ -31,7 +31,7 @@ export async function duplicateFields(raw: Collection<Doc>, error: MongoServerEr
   const indexes = await raw.listIndexes().toArray()
   const unique = [...indexes.filter((index) => index.name === '_id_'), ...indexes.filter((index) => index.unique)]
   const named = SQLITE_UNIQUE.exec(error.message)?.[1]
-  const hit = named && unique.find((index) => named.endsWith(`_${index.name as string}`))
+  const hit = named && unique.find((index) => typeof index.name === 'string' && named.endsWith(`_${index.name}`))
   if (hit) return Object.keys(hit.key as Document)
   const doc = written ?? bulkError?.getOperation()
   if (!doc) return []

@@ -57,7 +57,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     const { db } = host
     db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (_id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`)
     this.keys = new KeysTable(name, this.table, db, (sql) => this.statement(sql))
-    const specs = db.prepare('SELECT spec FROM adks_indexes WHERE collection = ? ORDER BY rowid').pluck().all(name) as string[]
+    const specs = db.prepare<[string], string>('SELECT spec FROM adks_indexes WHERE collection = ? ORDER BY rowid').pluck().all(name)
     for (const spec of specs) this.remember(JSON.parse(spec) as IndexSpec)
     this.kinds = { indexed: (field) => this.led.has(field), multikey: (field) => this.keys.has(field), keys: this.keys.name }
   }
@@ -267,7 +267,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
    */
   empty(): void {
     const { db } = this.host
-    const names = db.prepare('SELECT name FROM adks_indexes WHERE collection = ?').pluck().all(this.name) as string[]
+    const names = db.prepare<[string], string>('SELECT name FROM adks_indexes WHERE collection = ?').pluck().all(this.name)
     db.transaction(() => {
       for (const name of names) db.exec(`DROP INDEX IF EXISTS ${quoteName(name)}`)
       db.prepare('DELETE FROM adks_indexes WHERE collection = ?').run(this.name)

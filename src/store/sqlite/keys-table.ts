@@ -35,7 +35,7 @@ export class KeysTable {
   /** After a write that rolled back: what the database says is multikey, not what the write had begun to add. */
   reload(): void {
     this.fields.clear()
-    const fields = this.db.prepare('SELECT field FROM adks_multikey WHERE collection = ?').pluck().all(this.collection) as string[]
+    const fields = this.db.prepare<[string], string>('SELECT field FROM adks_multikey WHERE collection = ?').pluck().all(this.collection)
     for (const field of fields) this.fields.add(field)
   }
 

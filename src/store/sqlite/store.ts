@@ -149,7 +149,7 @@ export class EmbeddedStore implements Store {
 
   /** Collections holding a document or an index: one emptied by `drop` is no longer named. */
   async collectionNames(): Promise<string[]> {
-    const indexed = new Set(this.db.prepare('SELECT DISTINCT collection FROM adks_indexes').pluck().all() as string[])
+    const indexed = new Set(this.db.prepare<[], string>('SELECT DISTINCT collection FROM adks_indexes').pluck().all())
     return documentTables(this.db).filter((name) => indexed.has(name) || this.db.prepare(`SELECT 1 FROM ${quoteName(name)} LIMIT 1`).get() !== undefined)
   }
 
