@@ -34,6 +34,37 @@ export const sampleAdmin = cast.admins[0]!.body.email as string
 /** The sample's first undergraduate, a senior of the BS in Computer Science. */
 export const sampleStudent = catalog.undergraduates[0]!.id
 
+const people = new Map([...catalog.faculty, ...catalog.staff, ...catalog.undergraduates, ...catalog.graduates].map((p) => [p.id, p]))
+
+export interface SamplePerson {
+  /** What they stand for, in a report's words. */
+  readonly label: string
+  readonly personId: string
+  readonly email: string
+}
+
+function person(label: string, personId: string): SamplePerson {
+  const found = people.get(personId)
+  if (!found) throw new Error(`${personId} is not in the sample department`)
+  return { label, personId, email: found.body.email as string }
+}
+
+/**
+ * One signed-in user of the sample for each kind of dashboard (docs/web.md, "The dashboard"). Only
+ * people the seeded workflow cases involve have users, so each is one of those, chosen for what their
+ * dashboard has to load: the undergraduate's major plan is in review (their plans are read for its name:
+ * a student's most requests), the graduate student has a request returned for revision and one rejected,
+ * the advisor has requests at the advisor stage, the committee member a committee's queue, and the
+ * admin, the department stage's approver, every workflow's last stage.
+ */
+export const sampleRoles = {
+  undergraduate: person('undergraduate student', 'UndergraduateStudent/zgomez'),
+  graduate: person('graduate student', 'GraduateStudent/mchen'),
+  advisor: person('faculty advisor', 'Faculty/eflores'),
+  committee: person('faculty committee member', 'Faculty/kcollins'),
+  admin: person('department admin', cast.admins[0]!.id),
+} as const satisfies Record<string, SamplePerson>
+
 export interface ServedSample {
   /** http://127.0.0.1:<port>, the service's PUBLIC_URL. */
   readonly base: string
