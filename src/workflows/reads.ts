@@ -2,6 +2,7 @@ import { activeStage } from '../domain/workflows/index.js'
 import { PermissionDenied, ValidationFailed } from '../errors.js'
 import type { People } from '../privacy/relations.js'
 import type { RecordService } from '../records/service.js'
+import type { ApprovalStatus, WorkflowAction } from '../schema/generated/records.js'
 import type { CompiledSchema } from '../schema/index.js'
 import { where, type Filter } from '../store/port.js'
 import { visibleEntity, visibleFilter } from './access.js'
@@ -19,7 +20,7 @@ function summaryOf(instance: StoredInstance): InstanceSummary {
   return { _id, status, round, current_stage, workflow, workflow_version, submitter }
 }
 
-const legacyActions: Record<string, string> = { approved: 'approve', rejected: 'reject', revision_requested: 'request_revision', delegated: 'delegate' }
+const legacyActions: Partial<Record<ApprovalStatus, WorkflowAction>> = { approved: 'approve', rejected: 'reject', revision_requested: 'request_revision', delegated: 'delegate' }
 
 /** What the workflow routes read (docs/workflows.md): one entity, a domain's list, its history, a pending queue. */
 export class WorkflowReads {
@@ -67,10 +68,10 @@ export class WorkflowReads {
     const legacy = await this.records.find(this.schema.class('LegacyApproval')!, { entity: id })
     const items: HistoryItem[] = [
       ...legacy.map((row): HistoryItem => ({
-        at: row.decided_at as string, actor: row.approver as string, action: legacyActions[row.decision as string] ?? String(row.decision), legacy: true,
-        ...(row.stage !== undefined ? { stage: row.stage as string } : {}),
-        ...(row.comment !== undefined ? { comment: row.comment as string } : {}),
-        ...(row.source !== undefined ? { source: row.source as string } : {}),
+        at: row.decided_at, actor: row.approver, action: legacyActions[row.decision] ?? row.decision, legacy: true,
+        ...(row.stage !== undefined ? { stage: row.stage } : {}),
+        ...(row.comment !== undefined ? { comment: row.comment } : {}),
+        ...(row.source !== undefined ? { source: row.source } : {}),
       })),
       ...(instance?.history ?? []),
     ]
