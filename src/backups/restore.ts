@@ -48,7 +48,8 @@ function olderSchemaOnly(file: string, manifest: Manifest, state: readonly Doc[]
     throw new BackupError(`${file}: the backup was made under another class schema (${made}) before the store recorded its schema; restore it with the schema files it was made under`)
   }
   const known = new Set(migrations.map((m) => m.name))
-  const applied = (state.find((doc) => doc._id === 'migrations')?.applied ?? []) as string[]
+  const held = state.find((doc) => doc._id === 'migrations')?.applied
+  const applied = Array.isArray(held) ? held.map(String) : []
   const unknown = applied.filter((name) => !known.has(name))
   if (unknown.length) {
     throw new BackupError(`${file}: the backup is of a newer class schema (${made}, migrated by ${unknown.join(', ')}, which this service does not have); restore it with that version of the service`)

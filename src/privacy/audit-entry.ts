@@ -107,11 +107,12 @@ export class ChainVerifier {
       return this.fail(this.expected, `${missing} missing (deleted)`)
     }
     if (doc.seq !== position) return this.fail(position, `position ${position} holds entry ${String(doc.seq)} (entries were reordered)`)
-    if (doc.hash !== hashOf(doc)) return this.fail(position, `entry ${position} no longer matches its hash (modified)`)
+    const hash = hashOf(doc)
+    if (doc.hash !== hash) return this.fail(position, `entry ${position} no longer matches its hash (modified)`)
     if (doc.prevHash !== this.prevHash) return this.fail(position, `entry ${position} does not follow entry ${position - 1} (an entry was replaced)`)
     this.checked++
     this.expected++
-    this.prevHash = doc.hash as string
+    this.prevHash = hash
     return true
   }
 

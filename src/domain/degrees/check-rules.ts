@@ -142,8 +142,9 @@ function checkPattern(value: unknown, say: (field: string, text: string) => void
     say('course_pattern', `asks for course numbers from ${min} to ${max}, and ${min} is above ${max}`)
     sound = false
   }
-  if (!sound) return undefined
-  return { subject: subject as string, min_level: (min ?? undefined) as number | undefined, max_level: (max ?? undefined) as number | undefined }
+  if (!sound || typeof subject !== 'string') return undefined
+  const level = (given: unknown) => (typeof given === 'number' ? given : undefined)
+  return { subject, min_level: level(min), max_level: level(max) }
 }
 
 function shown(value: unknown): string {
