@@ -19,7 +19,9 @@ export async function dropRetiredPermissions(records: RecordService, schema: Com
   if (!group) return 0
   const holding = await records.find(group, { permissions: { $in: [...retiredPermissions] } })
   for (const found of holding) {
-    const kept = (found.permissions as string[]).filter((name) => !retiredPermissions.includes(name))
+    // Wider than the generated Permission[]: what these groups hold is exactly what the schema dropped.
+    const held: readonly string[] = found.permissions
+    const kept = held.filter((name) => !retiredPermissions.includes(name))
     await records.update(found._id, { permissions: kept }, { actor })
   }
   if (holding.length) log.info({ groups: holding.length, permissions: retiredPermissions }, 'retired permissions removed from groups')

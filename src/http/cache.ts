@@ -57,7 +57,7 @@ function keyRecipe(route: RouteOptions): KeyOf {
   const params = [...route.url.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!).sort()
   const query = route.schema?.querystring as { properties?: object; additionalProperties?: unknown } | undefined
   const names = query?.additionalProperties === false ? Object.keys(query.properties ?? {}).sort() : null
-  const head = `\n${route.method as string} ${route.url}`
+  const head = `\n${route.method} ${route.url}`
   return (request, admin) => {
     let id = (admin ? 'admin' : 'member') + head
     const values = fieldsOf(request.params)

@@ -60,8 +60,8 @@ export const samlRoutes: FastifyPluginAsyncTypebox<SamlRouteOptions> = async (ap
   }
   const noStore = async (_request: FastifyRequest, reply: FastifyReply) => { reply.header('cache-control', 'no-store') }
 
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: callbackBodyLimit },
-    (_request, body, done) => done(null, formFields(body as string)))
+  app.addContentTypeParser<string>('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: callbackBodyLimit },
+    (_request, body, done) => done(null, formFields(body)))
 
   app.get('/api/auth/saml/login', {
     config: { policy: allow.public },
