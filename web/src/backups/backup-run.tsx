@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useEffectEvent } from 'react'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
 import { Alert, Loading, ProgressBar } from '../components/ui'
@@ -13,7 +13,9 @@ type Job = components['schemas']['Job']
 export function BackupRun({ jobId, ended }: { jobId: string; ended: (job: Job) => void }) {
   const [job] = usePolled(() => api('get', '/api/admin/jobs/{jobId}', { path: { jobId } }), [jobId], running)
   const finished = job.state === 'ready' && !running(job.data) ? job.data : null
-  useEffect(() => { if (finished) ended(finished) }, [finished?.id])
+  // The page's latest `ended`, called once: polling stops when the job has ended, so `finished` stays.
+  const onEnded = useEffectEvent(ended)
+  useEffect(() => { if (finished) onEnded(finished) }, [finished])
   if (job.state === 'loading') return <Loading />
   if (job.state === 'failed') return <Alert>{job.error}</Alert>
   if (finished) return null

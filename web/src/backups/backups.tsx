@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useRef, useState } from 'react'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
 import { backupOutcomeOf, everyText, outcomeText, type BackupList } from './text'
@@ -51,8 +51,14 @@ export default function Backups() {
   const told = useRef<HTMLDivElement>(null)
 
   // A backup already under way when the page loads (the schedule's, another admin's) is followed too.
+  // Taken up once, while rendering: a list read again while the job ends still names it, and is not
+  // followed a second time.
   const pending = list.state === 'ready' ? list.data.running_job : null
-  useEffect(() => { if (pending) setJobId((current) => current ?? pending) }, [pending])
+  const [taken, setTaken] = useState<string | null>(null)
+  if (pending && pending !== taken) {
+    setTaken(pending)
+    setJobId((current) => current ?? pending)
+  }
 
   async function start() {
     setMade(null)

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useEffectEvent, useState } from 'react'
 import { api } from '../api/client'
 import { messageOf } from '../lib/errors'
 import { Alert, Loading } from '../components/ui'
@@ -15,7 +15,8 @@ function runsOf(result: Record<string, unknown> | null | undefined): RunSummary[
 function Progress({ jobId, ended }: { jobId: string; ended: () => void }) {
   const [job] = usePolled(() => api('get', '/api/admin/jobs/{jobId}', { path: { jobId } }), [jobId], running)
   const done = job.state === 'ready' && !running(job.data)
-  useEffect(() => { if (done) ended() }, [done])
+  const onEnded = useEffectEvent(ended)
+  useEffect(() => { if (done) onEnded() }, [done])
   if (job.state === 'loading') return <Loading />
   if (job.state === 'failed') return <Alert>{job.error}</Alert>
   const { result } = job.data

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useEffectEvent, useRef, useState } from 'react'
 import { api } from '../api/client'
 import { revertOpWords, revertReportOf, type RevertReport } from './revert-report'
 import { ScrollRegion } from '../components/scroll-region'
@@ -60,11 +60,18 @@ function Report({ report }: { report: RevertReport }) {
   )
 }
 
+/** Queues a revert of `run`, or its dry run; the stage to follow. */
+async function queueRevert(run: string, dryRun: boolean): Promise<Stage> {
+  const { jobId } = await api('post', '/api/campus-sync/runs/{id}/revert', { path: { id: run }, body: { dryRun } })
+  return { dryRun, jobId }
+}
+
 /** A revert job followed until it ends, then its report; a dry run's offers the real revert. */
 function Followed({ stage, confirm, close, ended }: { stage: Stage; confirm: () => void; close: () => void; ended: () => void }) {
   const [job] = usePolled(() => api('get', '/api/admin/jobs/{jobId}', { path: { jobId: stage.jobId } }), [stage.jobId], running)
   const done = job.state === 'ready' && !running(job.data)
-  useEffect(() => { if (done && !stage.dryRun) ended() }, [done])
+  const onEnded = useEffectEvent(() => { if (!stage.dryRun) ended() })
+  useEffect(() => { if (done) onEnded() }, [done])
   if (job.state === 'loading') return <Loading />
   if (job.state === 'failed') return <Alert>{job.error}</Alert>
   const report = done ? revertReportOf(job.data.result) : null
@@ -94,19 +101,15 @@ export function SyncRevert({ run, close, ended }: { run: string; close: () => vo
   const [problem, setProblem] = useState<string | null>(null)
   const heading = useRef<HTMLHeadingElement>(null)
 
-  async function start(dryRun: boolean) {
+  function start(dryRun: boolean) {
     setProblem(null)
-    try {
-      const { jobId } = await api('post', '/api/campus-sync/runs/{id}/revert', { path: { id: run }, body: { dryRun } })
-      setStage({ dryRun, jobId })
-    } catch (error) {
-      setProblem(messageOf(error))
-    }
+    queueRevert(run, dryRun).then(setStage, (error: unknown) => setProblem(messageOf(error)))
   }
 
+  // Opened for a run: the dry run is queued at once.
   useEffect(() => {
     heading.current?.focus()
-    void start(true)
+    queueRevert(run, true).then(setStage, (error: unknown) => setProblem(messageOf(error)))
   }, [run])
 
   return (
@@ -114,7 +117,7 @@ export function SyncRevert({ run, close, ended }: { run: string; close: () => vo
       <h2 id="sync-revert" ref={heading} tabIndex={-1}>{`Revert run ${run}`}</h2>
       {problem && <Alert>{problem}</Alert>}
       {!stage && !problem && <Loading />}
-      {stage && <Followed key={stage.jobId} stage={stage} confirm={() => { void start(false) }} close={close} ended={ended} />}
+      {stage && <Followed key={stage.jobId} stage={stage} confirm={() => start(false)} close={close} ended={ended} />}
       {problem && <div className="actions"><button type="button" onClick={close}>Close</button></div>}
     </section>
   )

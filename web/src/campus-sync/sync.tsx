@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { useEffect, useEffectEvent, useState, type FormEvent } from 'react'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
 import { ScrollRegion } from '../components/scroll-region'
@@ -46,7 +46,8 @@ function Terms({ version }: { version: number }) {
 function Watched({ jobId, ended }: { jobId: string; ended: () => void }) {
   const [job] = usePolled(() => api('get', '/api/admin/jobs/{jobId}', { path: { jobId } }), [jobId], running)
   const done = job.state === 'ready' && !running(job.data)
-  useEffect(() => { if (done) ended() }, [done])
+  const onEnded = useEffectEvent(ended)
+  useEffect(() => { if (done) onEnded() }, [done])
   if (job.state === 'loading') return <Loading />
   if (job.state === 'failed') return <Alert>{job.error}</Alert>
   const { result } = job.data

@@ -1,12 +1,15 @@
 import { api } from '../api/client'
-import { RecordList, pageSize } from '../components/record-list'
+import { RecordList, pageSize, type ListQuery } from '../components/record-list'
 import { ExternalLink, PersonLink } from '../components/links'
+
+// Outside the page, so the list reads again only when its query changes.
+const loadLabs = ({ search, offset, sort }: ListQuery) => api('get', '/api/labs', { query: { search, offset, limit: pageSize, sort } })
 
 export default function Labs() {
   return (
     <RecordList
       title="Labs"
-      load={({ search, offset, sort }) => api('get', '/api/labs', { query: { search, offset, limit: pageSize, sort } })}
+      load={loadLabs}
       // GET /api/labs sorts by name when asked for no sort.
       defaultSort={{ key: 'name', descending: false }}
       columns={[

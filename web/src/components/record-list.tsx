@@ -1,4 +1,5 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react'
+import { type FormEvent, type ReactNode } from 'react'
+import { useFollowing } from '../hooks/use-following'
 import { Link, useLocation, useSearchParams } from 'react-router'
 import { useLoad } from '../hooks/use-load'
 import { Alert, Loading, Title } from './ui'
@@ -101,15 +102,14 @@ export function RecordList<T>({ title, load, columns, defaultSort, filters = [],
     .filter(([param, value]) => value && (!filters.find((f) => f.param === param)?.options || filters.some((f) => f.param === param && f.options?.some(([v]) => v === value)))))
   const appliedKey = JSON.stringify(applied)
 
-  const [typed, setTyped] = useState(search)
-  const [draft, setDraft] = useState<Readonly<Record<string, string>>>(applied)
   // A link to the list (the navigation's) clears the search and filters, and the fields with them.
-  useEffect(() => setTyped(search), [search])
-  useEffect(() => setDraft(JSON.parse(appliedKey) as Record<string, string>), [appliedKey])
+  const [typed, setTyped] = useFollowing(search)
+  const [draft, setDraft] = useFollowing<Readonly<Record<string, string>>>(applied, JSON.stringify)
 
+  // The filters are a new object at each render, so they are compared, and read, by value.
   const list = useLoad(
-    () => load({ search: search || undefined, offset: (page - 1) * pageSize, sort: sorted.api, filters: applied }),
-    [search, page, sorted.api, appliedKey],
+    () => load({ search: search || undefined, offset: (page - 1) * pageSize, sort: sorted.api, filters: JSON.parse(appliedKey) as Record<string, string> }),
+    [load, search, page, sorted.api, appliedKey],
   )
 
   function go(next: { search?: string; filters?: Readonly<Record<string, string>>; sort?: string; page?: number }) {

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { useRef, useState, type FormEvent } from 'react'
+import { useFollowing } from '../hooks/use-following'
 import { Link, useSearchParams } from 'react-router'
 import { api, type Answer } from '../api/client'
 import type { operations } from '../api/schema'
@@ -24,9 +25,8 @@ const labelOf = (item: Item) => (item.title ? `${item.title} (${item.id})` : ite
 
 function Filter({ type, choose }: { type: string; choose: (type: string) => void }) {
   const classes = useLoad(recordClasses, [])
-  const [chosen, setChosen] = useState(type)
   // A link to the page (the administration index's) clears the filter, and the field with it.
-  useEffect(() => setChosen(type), [type])
+  const [chosen, setChosen] = useFollowing(type)
 
   function submit(event: FormEvent) {
     event.preventDefault()

@@ -1,4 +1,5 @@
-import { useEffect, useState, type MouseEvent } from 'react'
+import { useState, type MouseEvent } from 'react'
+import { useFollowing } from '../hooks/use-following'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
@@ -30,8 +31,7 @@ export default function Notifications() {
   const unreadOnly = params.get('unread') === 'true'
   const page = Math.max(1, Number(params.get('page')) || 1)
   // The box follows a click at once; the address (and the list) follow when the router has navigated.
-  const [boxChecked, setBoxChecked] = useState(unreadOnly)
-  useEffect(() => setBoxChecked(unreadOnly), [unreadOnly])
+  const [boxChecked, setBoxChecked] = useFollowing(unreadOnly)
   // Read here since the page loaded: by id, and all of them once "Mark all as read" answered.
   const [readNow, setReadNow] = useState<ReadonlyMap<string, string>>(new Map())
   const [allReadAt, setAllReadAt] = useState<string | null>(null)

@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { api } from '../api/client'
 import type { operations } from '../api/schema'
-import { RecordList, pageSize } from '../components/record-list'
+import { RecordList, pageSize, type ListQuery } from '../components/record-list'
 import { personPath, personTypes } from '../components/links'
 
 type Kind = NonNullable<NonNullable<operations['listPeople']['parameters']['query']>['type']>
@@ -16,14 +16,17 @@ const kinds: readonly (readonly [Kind, string])[] = [
 ]
 const isKind = (value: string | undefined): value is Kind => kinds.some(([k]) => k === value)
 
+// Outside the page, so the list reads again only when its query changes.
+const loadPeople = ({ search, offset, sort, filters }: ListQuery) => api('get', '/api/people', {
+  query: { search, offset, limit: pageSize, sort, ...(isKind(filters.kind) ? { type: filters.kind } : {}) },
+})
+
 export default function People() {
   return (
     <RecordList
       title="People"
       filters={[{ param: 'kind', label: 'Kind', options: kinds }]}
-      load={({ search, offset, sort, filters }) => api('get', '/api/people', {
-        query: { search, offset, limit: pageSize, sort, ...(isKind(filters.kind) ? { type: filters.kind } : {}) },
-      })}
+      load={loadPeople}
       // GET /api/people sorts by last name, then first name, when asked for no sort.
       defaultSort={{ key: 'name', descending: false }}
       columns={[

@@ -1,8 +1,18 @@
 import { useSearchParams } from 'react-router'
 import { api } from '../api/client'
 import { useLoad } from '../hooks/use-load'
-import { RecordList, pageSize } from '../components/record-list'
+import { RecordList, pageSize, type ListQuery } from '../components/record-list'
 import { ExternalLink } from '../components/links'
+
+// Outside the page, so the list reads again only when its query changes.
+const loadPublications = ({ search, offset, sort, filters }: ListQuery) => api('get', '/api/publications', {
+  query: {
+    search, offset, limit: pageSize, sort,
+    // A year that is not a number goes as typed, so the server's refusal says what is wrong.
+    ...(filters.year ? { year: filters.year as unknown as number } : {}),
+    ...(filters.author ? { author: filters.author } : {}),
+  },
+})
 
 export default function Publications() {
   // Authors to filter by: the department's faculty, as pickers elsewhere offer them. A link naming
@@ -19,14 +29,7 @@ export default function Publications() {
         { param: 'year', label: 'Year', numeric: true, size: 5, hint: 'e.g. 2024' },
         { param: 'author', label: 'Author', options },
       ]}
-      load={({ search, offset, sort, filters }) => api('get', '/api/publications', {
-        query: {
-          search, offset, limit: pageSize, sort,
-          // A year that is not a number goes as typed, so the server's refusal says what is wrong.
-          ...(filters.year ? { year: filters.year as unknown as number } : {}),
-          ...(filters.author ? { author: filters.author } : {}),
-        },
-      })}
+      load={loadPublications}
       // GET /api/publications sorts newest year first, then by title, when asked for no sort.
       defaultSort={{ key: 'year', descending: true }}
       columns={[

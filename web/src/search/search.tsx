@@ -1,4 +1,5 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { type FormEvent } from 'react'
+import { useFollowing } from '../hooks/use-following'
 import { Link, useSearchParams } from 'react-router'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
@@ -25,8 +26,7 @@ const kinds: Readonly<Record<Result['kind'], string>> = { person: 'Person', cour
 export default function Search() {
   const [params, setParams] = useSearchParams()
   const q = params.get('q') ?? ''
-  const [typed, setTyped] = useState(q)
-  useEffect(() => setTyped(q), [q])
+  const [typed, setTyped] = useFollowing(q)
   // The API needs two characters; a shorter query is sent anyway, so its 400 says why.
   const found = useLoad(() => (q ? api('get', '/api/search/all', { query: { q, limit } }) : Promise.resolve(null)), [q])
 
