@@ -1,64 +1,17 @@
 import { type AppError, DuplicateRecord, PermissionDenied, RecordNotFound, ValidationFailed, VersionConflict, WriteContended, isAppError, withHeaders } from '../errors.js'
-import type { RecordTypes } from '../schema/generated/records.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 import { keyFields, makeKey } from '../schema/keys.js'
 import { idKeyPattern } from '../schema/typebox.js'
-import { DuplicateKeyError, type BatchWrite, type Collection, type Doc, type Filter, type FindOptions, type Frozen, type Store, type Update } from '../store/port.js'
-import type { Actor } from '../actor.js'
-import { diff, type Operation } from '../history/patch.js'
-import { revisionId, type Revision, type RevisionOp } from '../history/revision.js'
+import { DuplicateKeyError, type BatchWrite, type Collection, type Doc, type Filter, type FindOptions, type Store } from '../store/port.js'
 import { HistoryWrites } from '../history/writes.js'
 import { derivedFields, internalFields, lookupFields } from './derived.js'
 import { assertReferencesExist, assertUnreferenced, existingIds, missingReference, referencesIn, type Found } from './references.js'
+import { changesContent, keepsHistory, opOf, patchOf, revisionOf, strip } from './revisions.js'
+import { newRecord, rewriting, type Transform } from './stored-form.js'
+import type { ApiRecord, Change, ChangeListener, CreateItem, CreateOutcome, PageView, RecordOf, RecordView, WriteBy, WriteCheck, WriteNote } from './types.js'
 
-export interface ApiRecord extends Doc {
-  type: string
-  _version: number
-  _created_at: string
-  _updated_at: string
-}
-
-/**
- * The records of the class named `N`: its type generated from the class schema when the code names the
- * class, else any record. What the store holds passed the validators derived from the same schema.
- */
-export type RecordOf<N extends string> = N extends keyof RecordTypes ? RecordTypes[N] : ApiRecord
-
-/** What a write touched: the collection and the record. */
-export interface Change {
-  readonly collection: string
-  readonly id: string
-  readonly kind: 'create' | 'update' | 'delete'
-}
-
-export type ChangeListener = (change: Change) => void
-
-/**
- * A rule a class's records must meet beyond their schema (a requirement rule must be satisfiable against
- * the catalog, say). Given the record as it would be stored, after validation and the reference check;
- * throws (a ValidationFailed naming the problem) to refuse the write.
- */
-export type WriteCheck = (record: Readonly<Record<string, unknown>>, write: { readonly id: string; readonly kind: 'create' | 'update' }) => Promise<void>
-
-/**
- * A record as stored, for answering a read: frozen, shared with other readers, and still carrying the
- * internal fields (`_search`, ...), which the routes' response schemas leave out of every answer.
- */
-export type RecordView = Frozen<ApiRecord>
-
-/** One record of a batch to create: its fields, and the identifier to give it instead of the derived one. */
-export interface CreateItem {
-  readonly input: unknown
-  readonly key?: string
-}
-
-/** What became of one record of a batch: the record as stored, or the 4xx `create` would have refused it with. */
-export type CreateOutcome = { readonly record: ApiRecord; readonly error?: undefined } | { readonly record?: undefined; readonly error: AppError }
-
-export interface PageView {
-  readonly items: readonly RecordView[]
-  readonly total: number
-}
+// The record types are the service's vocabulary: its callers name them from here, beside the service.
+export type { ApiRecord, Change, ChangeListener, CreateItem, CreateOutcome, PageView, RecordOf, RecordView, WriteBy, WriteCheck, WriteNote } from './types.js'
 
 const systemKeys = ['_id', 'type', '_version', '_created_at', '_updated_at']
 const keyShape = new RegExp(`^${idKeyPattern}$`)
@@ -68,41 +21,6 @@ const updateAttempts = 5
 function refusal(error: unknown): AppError {
   if (isAppError(error) && error.statusCode < 500) return error
   throw error
-}
-
-function strip<T extends Doc>(doc: T): T {
-  const record: Doc = { ...doc }
-  for (const field of internalFields) delete record[field]
-  return record as T
-}
-
-/** The patch from one state of a record to another, internal fields left out. */
-function patchOf(before: Doc | null, after: Doc | null): Operation[] {
-  return diff(before ? strip(before) : {}, after ? strip(after) : {})
-}
-
-/** Whether a patch changes anything but the record's bookkeeping (version and stamp), which every write moves. */
-function changesContent(patch: readonly Operation[]): boolean {
-  return patch.some((op) => op.path !== '/_version' && op.path !== '/_updated_at')
-}
-
-/** How a change reads in history: a record switched off by `active: false` was deactivated. */
-function opOf(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): RevisionOp {
-  return before.active !== false && after.active === false ? 'deactivate' : 'update'
-}
-
-/** What a write is, beyond its fields: the version a restore brought back. */
-export interface WriteNote {
-  readonly restoredFrom?: number
-}
-
-/**
- * What every write must say: who makes it, as its revision names them (docs/history.md). Required, so
- * that no writer can leave it out; passed rather than read from an async context, whose promise hooks
- * slowed every promise of the process (docs/performance.md, "Record history").
- */
-export interface WriteBy {
-  readonly actor: Actor
 }
 
 /**
@@ -121,22 +39,6 @@ export class RecordService {
     private readonly now: () => Date = () => new Date(),
   ) {
     this.history = new HistoryWrites(store)
-  }
-
-  /** Whether the class's records keep revisions (all but bookkeeping, docs/history.md). */
-  keepsHistory(cls: ClassDef): boolean {
-    return cls.metadata.history !== false
-  }
-
-  /** The revision of a write making `version` by `patch` (patchOf: from the record before to after). */
-  private revision(cls: ClassDef, id: string, version: number, op: RevisionOp, patch: Operation[], stamp: string, actor: Actor, note: WriteNote = {}): Revision {
-    return {
-      _id: revisionId(id, version), record: id, collection: cls.metadata.collection!, type: cls.name, version, at: stamp,
-      actor: actor.id, ...(actor.name ? { actor_name: actor.name } : {}), via: actor.via, ...(actor.run ? { run: actor.id } : {}), op,
-      patch,
-      ...(note.restoredFrom === undefined ? {} : { restored_from: note.restoredFrom }),
-      ...(op === 'delete' ? { trashed: true as const } : {}),
-    }
   }
 
   /**
@@ -224,11 +126,11 @@ export class RecordService {
     await assertReferencesExist(this.store, this.schema, refs)
     await this.runChecks(cls, fields, id, 'create')
     const stamp = this.now().toISOString()
-    const doc = { ...this.document(cls, id, fields, stamp), ...options.carry }
-    const history = this.keepsHistory(cls)
+    const doc = { ...newRecord(cls, id, fields, stamp), ...options.carry }
+    const history = keepsHistory(cls)
     if (history) doc._version = (await this.history.firstVersions([id])).get(id) ?? 1
     try {
-      if (history) await this.history.insert(this.collectionOf(cls), doc, this.revision(cls, id, doc._version, 'create', patchOf(null, doc), stamp, options.actor, options))
+      if (history) await this.history.insert(this.collectionOf(cls), doc, revisionOf(cls, id, doc._version, 'create', patchOf(null, doc), stamp, options.actor, options))
       else await this.collectionOf(cls).insertOne(doc)
     } catch (error) {
       throw error instanceof DuplicateKeyError ? this.duplicate(cls, id, error) : error
@@ -268,12 +170,12 @@ export class RecordService {
         if (existing.has(id)) throw new DuplicateRecord(`${id} already exists`)
         await this.runChecks(cls, fields, id, 'create')
         existing.add(id)
-        accepted.push({ index, doc: this.document(cls, id, fields, stamp) })
+        accepted.push({ index, doc: newRecord(cls, id, fields, stamp) })
       } catch (error) {
         outcomes[index] = { error: refusal(error) }
       }
     }
-    if (this.keepsHistory(cls) && accepted.length) {
+    if (keepsHistory(cls) && accepted.length) {
       const versions = await this.history.firstVersions(accepted.map((a) => a.doc._id))
       for (const { doc } of accepted) doc._version = versions.get(doc._id) ?? 1
     }
@@ -297,11 +199,11 @@ export class RecordService {
    */
   private async insertAll(cls: ClassDef, docs: readonly ApiRecord[], stamp: string, by: WriteBy): Promise<(AppError | undefined)[]> {
     const collection = this.collectionOf(cls)
-    const history = this.keepsHistory(cls)
-    const revisionOf = (doc: ApiRecord) => this.revision(cls, doc._id, doc._version, 'create', patchOf(null, doc), stamp, by.actor)
-    const insertOne = (doc: ApiRecord) => history ? this.history.insert(collection, doc, revisionOf(doc)) : collection.insertOne(doc)
+    const history = keepsHistory(cls)
+    const created = (doc: ApiRecord) => revisionOf(cls, doc._id, doc._version, 'create', patchOf(null, doc), stamp, by.actor)
+    const insertOne = (doc: ApiRecord) => history ? this.history.insert(collection, doc, created(doc)) : collection.insertOne(doc)
     try {
-      if (history) await this.history.insertMany(collection, docs, docs.map(revisionOf))
+      if (history) await this.history.insertMany(collection, docs, docs.map(created))
       else await collection.insertMany(docs)
       return docs.map(() => undefined)
     } catch (error) {
@@ -314,7 +216,7 @@ export class RecordService {
     for (const doc of docs) {
       try {
         if (!ours.has(doc._id)) await insertOne(doc)
-        else if (history && !this.history.transactional) await this.history.settle(collection, revisionOf(doc))
+        else if (history && !this.history.transactional) await this.history.settle(collection, created(doc))
         results.push(undefined)
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error
@@ -334,12 +236,6 @@ export class RecordService {
       if (prop.kind !== 'required' && prop.kind !== 'optional') fields[prop.name] ??= []
     }
     return { id: `${cls.name}/${key ?? makeKey(cls, fields)}`, fields, refs: referencesIn(this.schema, cls, fields) }
-  }
-
-  private document<N extends string>(cls: ClassDef<N>, id: string, fields: Readonly<Record<string, unknown>>, stamp: string): RecordOf<N> {
-    const doc: ApiRecord = { _id: id, type: cls.name, ...fields, _version: 1, _created_at: stamp, _updated_at: stamp, ...derivedFields(cls, fields) }
-    // `prepare` validated the fields against the class's schema, which RecordOf<N> is generated from.
-    return doc as RecordOf<N>
   }
 
   /**
@@ -400,8 +296,8 @@ export class RecordService {
         ...(Object.keys($unset).length ? { $unset } : {}),
       }
       try {
-        const written = this.keepsHistory(cls)
-          ? await this.history.update(collection, current, update, this.revision(cls, id, next._version, opOf(current, next), patch, stamp, options.actor, options))
+        const written = keepsHistory(cls)
+          ? await this.history.update(collection, current, update, revisionOf(cls, id, next._version, opOf(current, next), patch, stamp, options.actor, options))
           : (await collection.updateOne({ _id: id, _version: current._version }, update)) !== null
         if (written) {
           this.changed(cls, id, 'update')
@@ -418,40 +314,19 @@ export class RecordService {
   }
 
   /**
-   * A stored record rewritten whole by `transform` (see rewrite): the update and revision that write it,
-   * or null when it is left as it was. Throws ValidationFailed when the result is not a valid record.
-   */
-  private rewriting(cls: ClassDef, current: ApiRecord, transform: (record: Record<string, unknown>) => Record<string, unknown>, by: WriteBy): { update: Update; revision?: Revision } | null {
-    const id = current._id
-    const stored = strip(current)
-    const wanted = transform(stored)
-    if (wanted === stored || !changesContent(patchOf(stored, wanted as Doc))) return null
-    const problem = this.schema.validators.problem(cls.name, 'record', wanted)
-    if (problem) throw new ValidationFailed(`${id}: ${problem}`)
-    const stamp = this.now().toISOString()
-    const next: Doc = { ...wanted, ...derivedFields(cls, wanted), _id: id, _updated_at: stamp, _version: current._version + 1 }
-    const $set: Record<string, unknown> = {}
-    for (const [field, value] of Object.entries(next)) if (field !== '_version' && JSON.stringify(value) !== JSON.stringify(current[field])) $set[field] = value
-    const gone = Object.keys(current).filter((field) => !(field in next) && field !== '_revision')
-    const update = { $set, $inc: { _version: 1 }, ...(gone.length ? { $unset: Object.fromEntries(gone.map((field) => [field, true as const])) } : {}) }
-    if (!this.keepsHistory(cls)) return { update }
-    return { update, revision: this.revision(cls, id, next._version as number, opOf(current, next), patchOf(current, next), stamp, by.actor) }
-  }
-
-  /**
    * Rewrites a stored record whole, as a schema migration does (migrations/apply.ts): `transform` gets
    * the record as stored (without its internal fields) and gives it as the files' schema wants it, or
    * the same object to leave it. The result must be a valid record of its class; it is written as any
    * update is, compare-and-set with its revision. False when the record is gone or was left as it was.
    */
-  async rewrite(id: string, transform: (record: Record<string, unknown>) => Record<string, unknown>, by: WriteBy): Promise<boolean> {
+  async rewrite(id: string, transform: Transform, by: WriteBy): Promise<boolean> {
     const cls = this.schema.classOfId(id)
     if (!cls) throw new RecordNotFound(`${id} not found`)
     const collection = this.collectionOf(cls)
     for (let attempt = 0; attempt < updateAttempts; attempt++) {
       const current: ApiRecord | null = await collection.findById(id, { omit: lookupFields })
       if (!current) return false
-      const write = this.rewriting(cls, current, transform, by)
+      const write = rewriting(this.schema, cls, current, transform, by.actor, this.now().toISOString())
       if (!write) return false
       const written = write.revision
         ? await this.history.update(collection, current, write.update, write.revision)
@@ -470,7 +345,7 @@ export class RecordService {
    * records needs (one flush per batch, not per record); record by record where the store has none, or
    * where one of them changed since it was read. Returns how many were rewritten.
    */
-  async rewriteMany(docs: readonly Doc[], transform: (record: Record<string, unknown>) => Record<string, unknown>, by: WriteBy): Promise<number> {
+  async rewriteMany(docs: readonly Doc[], transform: Transform, by: WriteBy): Promise<number> {
     if (!this.store.atomically) {
       let written = 0
       for (const doc of docs) if (await this.rewrite(doc._id, transform, by)) written++
@@ -483,7 +358,7 @@ export class RecordService {
       if (!cls) throw new RecordNotFound(`${doc._id} not found`)
       const current = { ...doc } as ApiRecord
       for (const field of lookupFields) delete current[field]
-      const write = this.rewriting(cls, current, transform, by)
+      const write = rewriting(this.schema, cls, current, transform, by.actor, this.now().toISOString())
       if (!write) continue
       writes.push({ collection: cls.metadata.collection!, update: { _id: doc._id, _version: current._version }, with: write.update })
       if (write.revision) writes.push({ collection: this.history.revisions.name, insert: write.revision })
@@ -498,6 +373,7 @@ export class RecordService {
     for (const [cls, id] of changed) this.changed(cls, id, 'update')
     return changed.length
   }
+
   /** Deletes the record, which no other may reference; kept in the trash where its class keeps history. */
   async remove(id: string, by: WriteBy): Promise<void> {
     const cls = this.schema.classOfId(id)
@@ -507,8 +383,8 @@ export class RecordService {
       const current: ApiRecord | null = await collection.findById(id, { omit: lookupFields })
       if (!current) throw new RecordNotFound(`${id} not found`)
       await assertUnreferenced(this.store, this.schema, cls, id)
-      const removed = this.keepsHistory(cls)
-        ? await this.history.remove(collection, current, this.revision(cls, id, current._version + 1, 'delete', patchOf(current, null), this.now().toISOString(), by.actor))
+      const removed = keepsHistory(cls)
+        ? await this.history.remove(collection, current, revisionOf(cls, id, current._version + 1, 'delete', patchOf(current, null), this.now().toISOString(), by.actor))
         : (await collection.deleteOne({ _id: id })) > 0
       if (removed) {
         this.changed(cls, id, 'delete')
