@@ -1,9 +1,10 @@
 import { isPassing } from '../domain/grades.js'
-import { planWarnings, type PlanCourse, type PlannedEntry, type PlanWarning } from '../domain/degrees/plan-warnings.js'
+import { planWarnings, type PlanCourse, type PlanWarning } from '../domain/degrees/plan-warnings.js'
 import type { Principal } from '../auth/principal.js'
 import { ValidationFailed, VersionConflict, withHeaders } from '../errors.js'
 import type { Enrollments } from '../privacy/enrollments.js'
 import type { ApiRecord, RecordService, WriteBy } from '../records/service.js'
+import type { StudentPlan } from '../schema/generated/records.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 
 /**
@@ -14,8 +15,6 @@ export const creditLoads: Readonly<Record<string, number>> = { UndergraduateStud
 const defaultLoad = 18
 
 export type PlanWithWarnings = ApiRecord & { readonly warnings: readonly PlanWarning[] }
-
-const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : [])
 
 /** Set only by a major-plan approval (src/workflows), never by a plan's own writer. */
 const approvalFields = ['approved_at', 'approval', 'review']
@@ -47,8 +46,8 @@ function refuseApprovalFields(input: Record<string, unknown>): void {
  * student's enrollments at the time of the answer. Who may call is the routes' business.
  */
 export class StudentPlans {
-  readonly cls: ClassDef
-  private readonly course: ClassDef
+  readonly cls: ClassDef<'StudentPlan'>
+  private readonly course: ClassDef<'Course'>
 
   constructor(
     private readonly records: RecordService, schema: CompiledSchema, private readonly enrollments: Enrollments, private readonly reviews: PlanReviewGate,
@@ -57,9 +56,8 @@ export class StudentPlans {
     this.course = schema.class('Course')!
   }
 
-  async get(id: string): Promise<ApiRecord | null> {
-    const found = await this.records.get(id)
-    return found?.type === this.cls.name ? found : null
+  async get(id: string): Promise<StudentPlan | null> {
+    return this.records.get(id, this.cls.name)
   }
 
   async ofStudent(student: ApiRecord): Promise<PlanWithWarnings[]> {
@@ -87,7 +85,7 @@ export class StudentPlans {
       throw withHeaders(new VersionConflict(`${plan._id} is at version ${plan._version}, not ${options.expectVersion}; read it again`), { etag: `"${plan._version}"` })
     }
     const voids = await this.reviews.voidedBy(plan)
-    const written = await this.records.update(plan._id, voids ? { ...patch, ...voidedFields } : patch, { actor: options.actor, expectVersion: plan._version })
+    const written = await this.records.update(plan._id, voids ? { ...patch, ...voidedFields } : patch, { actor: options.actor, expectVersion: plan._version, className: this.cls.name })
     if (voids) await this.reviews.recordVoid(voids, plan, options.by)
     const [updated] = await this.withWarnings(student, [written])
     return updated!
@@ -98,27 +96,26 @@ export class StudentPlans {
     await this.records.remove(plan._id, { actor })
   }
 
-  private async withWarnings(student: ApiRecord, plans: readonly ApiRecord[]): Promise<PlanWithWarnings[]> {
+  private async withWarnings(student: ApiRecord, plans: readonly StudentPlan[]): Promise<PlanWithWarnings[]> {
     if (!plans.length) return []
-    const entries = (plan: ApiRecord) => (Array.isArray(plan.planned_courses) ? plan.planned_courses as PlannedEntry[] : [])
     const enrollments = await this.enrollments.ofStudent(student._id)
     // Prerequisites are looked up too, so a warning can name them by code.
-    const planned = new Set(plans.flatMap((plan) => entries(plan).map((e) => e.course)))
+    const planned = new Set(plans.flatMap((plan) => plan.planned_courses.map((e) => e.course)))
     const found = await this.records.find(this.course, { _id: { $in: [...planned] } })
-    const prerequisites = new Set(found.flatMap((c) => list(c.prerequisites)).filter((id) => !planned.has(id)))
+    const prerequisites = new Set(found.flatMap((c) => c.prerequisites).filter((id) => !planned.has(id)))
     const more = prerequisites.size ? await this.records.find(this.course, { _id: { $in: [...prerequisites] } }) : []
     const courses = new Map<string, PlanCourse>([...found, ...more].map((c) => [c._id, {
-      course_code: String(c.course_code),
-      credits: typeof c.credits === 'number' ? c.credits : null,
-      prerequisites: list(c.prerequisites),
+      course_code: c.course_code,
+      credits: c.credits ?? null,
+      prerequisites: c.prerequisites,
     }]))
     const taken = enrollments.map((e) => ({
-      course: String(e.course),
-      term: String(e.term),
-      passed: e.status === 'completed' && isPassing(typeof e.grade === 'string' ? e.grade : null),
+      course: e.course,
+      term: e.term,
+      passed: e.status === 'completed' && isPassing(e.grade ?? null),
       inProgress: e.status === 'enrolled',
     }))
     const load = creditLoads[student.type] ?? defaultLoad
-    return plans.map((plan) => ({ ...plan, warnings: planWarnings(entries(plan), courses, taken, load) }))
+    return plans.map((plan) => ({ ...plan, warnings: planWarnings(plan.planned_courses, courses, taken, load) }))
   }
 }

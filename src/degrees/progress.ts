@@ -2,6 +2,7 @@ import { auditDegree, type AuditEnrollment, type AuditGroup, type AuditResult } 
 import { DegreeNotChosen, RecordNotFound, ReferenceNotFound } from '../errors.js'
 import type { Enrollments } from '../privacy/enrollments.js'
 import type { ApiRecord, RecordService } from '../records/service.js'
+import type { Course, Enrollment, StudentPlan } from '../schema/generated/records.js'
 import type { ClassDef, CompiledSchema } from '../schema/index.js'
 import type { DegreeRequirements } from './requirements.js'
 
@@ -38,7 +39,7 @@ const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(Str
  * student.
  */
 export class DegreeProgress {
-  private readonly course: ClassDef
+  private readonly course: ClassDef<'Course'>
 
   constructor(
     private readonly records: RecordService,
@@ -53,13 +54,13 @@ export class DegreeProgress {
     const { degree, source } = await this.degreeFor(student, query.degree)
     const plan = query.plan === undefined ? null : await this.planOf(student, query.plan)
     const [groups, enrollments] = await Promise.all([this.requirements.groupsOf(degree._id), this.enrollments.ofStudent(student._id)])
-    const planned = plan ? (plan.planned_courses as { course: string; term: string }[]) : []
-    const ruleCourses = groups.flatMap((g) => g.rules.flatMap((r) => list(r.courses)))
-    const ids = [...new Set([...enrollments.map((e) => String(e.course)), ...planned.map((p) => p.course), ...ruleCourses])]
+    const planned = plan ? plan.planned_courses : []
+    const ruleCourses = groups.flatMap((g) => g.rules.flatMap((r) => r.courses))
+    const ids = [...new Set([...enrollments.map((e) => e.course), ...planned.map((p) => p.course), ...ruleCourses])]
     const courses = new Map((await this.records.find(this.course, { _id: { $in: ids } })).map((c) => [c._id, c]))
-    const course_codes = Object.fromEntries([...courses].map(([id, c]) => [id, String(c.course_code)]))
+    const course_codes = Object.fromEntries([...courses].map(([id, c]) => [id, c.course_code]))
     const auditGroups: AuditGroup[] = groups.map((g) => ({ _id: g._id, name: g.name, rules: g.rules }))
-    const taken = enrollments.map((e) => auditEnrollment(e, courses.get(String(e.course))))
+    const taken = enrollments.map((e) => auditEnrollment(e, courses.get(e.course)))
     const result = auditDegree({ groups: auditGroups, enrollments: taken, course_codes })
 
     const answer: ProgressAnswer = {
@@ -110,26 +111,26 @@ export class DegreeProgress {
   }
 
   /** One of the student's plans; a plan of anyone else is reported as not found, like a missing one. */
-  private async planOf(student: ApiRecord, id: string): Promise<ApiRecord> {
-    const plan = await this.records.get(id)
-    if (plan?.type !== 'StudentPlan' || plan.student !== student._id) throw new RecordNotFound(`${id} is not a plan of ${student._id}`)
+  private async planOf(student: ApiRecord, id: string): Promise<StudentPlan> {
+    const plan = await this.records.get(id, 'StudentPlan')
+    if (!plan || plan.student !== student._id) throw new RecordNotFound(`${id} is not a plan of ${student._id}`)
     return plan
   }
 }
 
-function creditsOf(course: ApiRecord | undefined): number {
-  return typeof course?.credits === 'number' ? course.credits : 0
+function creditsOf(course: Course | undefined): number {
+  return course?.credits ?? 0
 }
 
-function auditEnrollment(enrollment: ApiRecord, course: ApiRecord | undefined): AuditEnrollment {
+function auditEnrollment(enrollment: Enrollment, course: Course | undefined): AuditEnrollment {
   return {
     _id: enrollment._id,
-    course: String(enrollment.course),
-    course_code: typeof course?.course_code === 'string' ? course.course_code : String(enrollment.course),
-    credits: typeof enrollment.credits === 'number' ? enrollment.credits : creditsOf(course),
-    grade: typeof enrollment.grade === 'string' ? enrollment.grade : null,
-    term: String(enrollment.term),
-    status: String(enrollment.status),
-    allocation_overrides: Array.isArray(enrollment.allocation_overrides) ? enrollment.allocation_overrides as AuditEnrollment['allocation_overrides'] : [],
+    course: enrollment.course,
+    course_code: course?.course_code ?? enrollment.course,
+    credits: enrollment.credits ?? creditsOf(course),
+    grade: enrollment.grade ?? null,
+    term: enrollment.term,
+    status: enrollment.status,
+    allocation_overrides: enrollment.allocation_overrides,
   }
 }
