@@ -6,8 +6,6 @@ import type { Instances } from './persistence.js'
 import type { DomainSpec, EntityFields } from './registry.js'
 import type { EntityView, StoredInstance } from './types.js'
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [])
-
 /**
  * Who may create, edit and submit a domain's entity (docs/workflows.md): for the `student` rule the student,
  * one of their advisors or an admin; for `self` the applicant or an admin; for `nominator` faculty,
@@ -18,8 +16,8 @@ export async function checkMayWrite(spec: DomainSpec, caller: Caller, entity: En
   switch (spec.submitterRule) {
     case 'student': {
       if (caller.admin || (typeof owner === 'string' && caller.ids.has(owner))) return
-      const student = typeof owner === 'string' ? await records.get(owner) : null
-      if (caller.personId && strings(student?.advisors).includes(caller.personId)) return
+      const student = typeof owner === 'string' ? await records.get(owner, 'Student') : null
+      if (caller.personId && student?.advisors.includes(caller.personId)) return
       throw new PermissionDenied(`only the student, their advisors or an admin may do this for ${spec.entityClass}`)
     }
     case 'self':
@@ -43,7 +41,7 @@ export async function canSee(spec: DomainSpec, caller: Caller, entity: ApiRecord
   if (typeof owner === 'string' && caller.ids.has(owner)) return true
   if (instance?.participants.some((id) => caller.ids.has(id))) return true
   if (spec.submitterRule !== 'student' || !caller.personId || typeof owner !== 'string') return false
-  return strings((await records.get(owner))?.advisors).includes(caller.personId)
+  return (await records.get(owner, 'Student'))?.advisors.includes(caller.personId) ?? false
 }
 
 /**

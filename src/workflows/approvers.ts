@@ -6,8 +6,6 @@ import type { Store } from '../store/port.js'
 import { workflowIdsOfUsers } from './identity.js'
 import type { DomainSpec, EntityFields } from './registry.js'
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [])
-
 /**
  * Who holds each approver role for one entity, read from the current records each time a stage may
  * activate (docs/workflows.md): advisors named on the entity (a thesis's advisor, a research supervisor), else
@@ -20,16 +18,16 @@ export class Approvers {
 
   async directory(spec: DomainSpec, entity: EntityFields, definition: Pick<WorkflowDefinition, 'stages'>): Promise<ApproverDirectory> {
     const studentId = spec.student(entity)
-    const student = studentId ? await this.records.get(studentId) : null
+    const student = studentId ? await this.records.get(studentId, 'Student') : null
     const named = spec.advisors(entity)
     const groupIds = [...new Set(definition.stages.flatMap((s) => (s.group !== undefined ? [s.group] : [])))]
     const [admins, groups, committee] = await Promise.all([
       this.admins(), this.groupMembers(groupIds),
-      spec.committeeGroup !== undefined ? this.namedGroupMembers(spec.committeeGroup) : strings(student?.committee),
+      spec.committeeGroup !== undefined ? this.namedGroupMembers(spec.committeeGroup) : student?.type === 'GraduateStudent' ? student.committee : [],
     ])
     return {
       roles: {
-        advisor: named.length ? named : strings(student?.advisors),
+        advisor: named.length ? named : student?.advisors ?? [],
         committee_member: committee,
         department_admin: admins,
       },
