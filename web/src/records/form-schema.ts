@@ -27,6 +27,8 @@ export interface Prepared {
   readonly fields: readonly string[]
   /** Whether the class's body names its type (polymorphic resources need it). */
   readonly typed: boolean
+  /** The schema's `default` of each check box field that has one: what an absent value means. */
+  readonly defaults: Readonly<Record<string, boolean>>
 }
 
 /**
@@ -37,9 +39,11 @@ export function prepare(served: Json): Prepared {
   const properties = isObject(served.properties) ? served.properties : {}
   const shown: Record<string, Json> = {}
   const uiSchema: UiSchema = {}
+  const defaults: Record<string, boolean> = {}
   for (const [name, raw] of Object.entries(properties)) {
     if (!isObject(raw) || !kept(name, raw)) continue
     const field = unwrapNull(raw)
+    if (field.type === 'boolean' && typeof field.default === 'boolean') defaults[name] = field.default
     shown[name] = { ...field, title: typeof field.title === 'string' ? field.title : words(name) }
     const items = isObject(field.items) ? field.items : undefined
     if (typeof field['x-reference'] === 'string') uiSchema[name] = { 'ui:widget': 'reference' }
@@ -53,6 +57,7 @@ export function prepare(served: Json): Prepared {
     uiSchema,
     fields: Object.keys(shown),
     typed: 'type' in properties,
+    defaults,
   }
 }
 
@@ -61,12 +66,28 @@ export function formDataOf(fields: readonly string[], record: Readonly<Record<st
   return Object.fromEntries(fields.filter((f) => record[f] !== undefined && record[f] !== null).map((f) => [f, record[f]]))
 }
 
-/** The body to send: the form's fields as filled; on update, a field emptied since it was read is sent as null. */
-export function bodyOf(fields: readonly string[], data: Json, read?: Json): Json {
+/**
+ * What the form shows of a record: its values, and for a check box the record leaves out, the schema's
+ * default, which is what the absence means (a course with no `active` is active), never an unchecked box.
+ */
+export function shownDataOf(form: Pick<Prepared, 'fields' | 'defaults'>, record: Readonly<Record<string, unknown>>): Json {
+  const shown = formDataOf(form.fields, record)
+  for (const [field, value] of Object.entries(form.defaults)) if (shown[field] === undefined) shown[field] = value
+  return shown
+}
+
+/**
+ * The body to send: the form's fields as filled; on update, a field emptied since it was read is sent as
+ * null, and a check box the record left out and still at its default is not sent (the absence already
+ * means it, and the record stays as it was).
+ */
+export function bodyOf(fields: readonly string[], data: Json, read?: Json, defaults: Readonly<Record<string, boolean>> = {}): Json {
   const body: Json = {}
   for (const field of fields) {
+    const absent = read !== undefined && (read[field] === undefined || read[field] === null)
+    if (absent && field in defaults && data[field] === defaults[field]) continue
     if (data[field] !== undefined) body[field] = data[field]
-    else if (read && read[field] !== undefined && read[field] !== null) body[field] = null
+    else if (read && !absent) body[field] = null
   }
   return body
 }

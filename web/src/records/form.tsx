@@ -9,7 +9,7 @@ import { Alert, Loading, Title } from '../components/ui'
 import { HistoryPanel, recordHistory } from '../history'
 import { adminClasses, getRecord, managed, updateRecord, createRecord, type ClassInfo, type Managed, type Row } from './catalog'
 import { recordsPath } from '../components/links'
-import { bodyOf, fieldOf, formDataOf, prepare, type Prepared } from './form-schema'
+import { bodyOf, fieldOf, formDataOf, prepare, shownDataOf, type Prepared } from './form-schema'
 import { ClassesContext, ReferenceWidget } from './reference-widget'
 import { serverValidator } from './server-validator'
 import { BaseInputTemplate, buttonTemplates, CheckboxesWidget, CheckboxWidget, FieldErrorTemplate, RadioWidget, SelectWidget, TextareaWidget } from './templates'
@@ -63,7 +63,7 @@ function Editor({ name, cls, form, record: first }: { name: string; cls: Managed
   const navigate = useNavigate()
   const saved = (useLocation().state as { saved?: boolean } | null)?.saved === true
   const [record, setRecord] = useState(first)
-  const [data, setData] = useState<Data>(() => (first ? formDataOf(form.fields, first) : {}))
+  const [data, setData] = useState<Data>(() => (first ? shownDataOf(form, first) : {}))
   const [fieldErrors, setFieldErrors] = useState<ErrorSchema<Data> | undefined>()
   const [problem, setProblem] = useState<string | null>(null)
   const [conflict, setConflict] = useState(false)
@@ -94,10 +94,10 @@ function Editor({ name, cls, form, record: first }: { name: string; cls: Managed
     try {
       if (record) {
         // The version read: a record changed since then is refused (409) instead of overwritten.
-        const body = { ...bodyOf(form.fields, formData ?? {}, formDataOf(form.fields, record)), _version: record._version }
+        const body = { ...bodyOf(form.fields, formData ?? {}, formDataOf(form.fields, record), form.defaults), _version: record._version }
         const updated = await updateRecord(cls, record._id, body)
         setRecord(updated)
-        setData(formDataOf(form.fields, updated))
+        setData(shownDataOf(form, updated))
         setStatus('Saved.')
       } else {
         const body = { ...bodyOf(form.fields, formData ?? {}), ...(form.typed ? { type: name } : {}) }
@@ -115,7 +115,7 @@ function Editor({ name, cls, form, record: first }: { name: string; cls: Managed
   /** The record as the server now has it (reloaded, or restored from its history), in place of the one read. */
   function show(current: Row) {
     setRecord(current)
-    setData(formDataOf(form.fields, current))
+    setData(shownDataOf(form, current))
     setFieldErrors(undefined)
     setProblem(null)
     setConflict(false)
