@@ -1,36 +1,61 @@
 /**
  * npm run screenshots [-- NAME...]: the README's pictures of the web app, taken in Debian's Chromium on
- * the sample department (scripts/bench/web-served.ts) signed in as one of its admins, at 1280x800:
- * docs/screenshots/progress.png (a senior's degree progress), approvals.png (the admin's inbox, which the
- * seeded workflow cases fill) and admin-form.png (the generated form for a new course). With names,
- * only those. Each is taken once its page shows its data; a page that never shows its heading within
- * 60 s is named, the others are still taken, and the script exits 1.
+ * the sample department (scripts/bench/web-served.ts) at 1280x800, each signed in as whoever uses the
+ * page (web-served.ts sampleRoles): docs/screenshots/dashboard.png (an undergraduate's dashboard, their
+ * major plan in review), planner.png (the same student's plan on the planner's board, its terms side by
+ * side), approvals.png (the department admin's inbox, which the seeded workflow cases fill),
+ * progress.png (a senior's degree progress, seen by the admin) and admin-form.png (the generated form
+ * for a new course). With names, only those. Each is taken once its page shows its data; a page that
+ * never shows its heading within 60 s, or shows an error, is named, the others are still taken, and the
+ * script exits 1.
  */
 import { mkdir } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
-import { launchChromium, sampleAdmin, sampleStudent, serveSample, signedInContext, signIn, timeout } from './bench/web-served.js'
+import { launchChromium, sampleRoles, sampleStudent, serveSample, signedInContext, signIn, timeout, type SamplePerson } from './bench/web-served.js'
 
 interface Shot {
   readonly name: string
   readonly path: string
+  readonly who: SamplePerson
   /** The page's h1, exactly or as a pattern. */
   readonly heading: string | RegExp
-  /** Resolves once the page shows its data. */
+  /** Resolves once the page shows its data (doing what it takes to show it). */
   readonly data: (page: Page) => Promise<void>
 }
 
+const student = sampleRoles.undergraduate
+
 const shots: readonly Shot[] = [
   {
-    name: 'progress', path: `/students/${encodeURIComponent(sampleStudent)}/progress`, heading: /^Degree progress: /,
-    data: (page) => page.getByRole('progressbar').first().waitFor(),
+    name: 'dashboard', path: '/dashboard', who: student, heading: 'Dashboard',
+    data: async (page) => {
+      await page.getByRole('progressbar').first().waitFor()
+      await page.getByRole('status').filter({ hasText: 'Loading' }).first().waitFor({ state: 'detached' })
+    },
   },
   {
-    name: 'approvals', path: '/approvals', heading: 'Approvals',
+    name: 'planner', path: `/students/${encodeURIComponent(student.personId)}/plans`, who: student, heading: 'Study plans',
+    data: async (page) => {
+      await page.getByRole('button', { name: /^Edit / }).first().click()
+      const board = page.getByRole('heading', { level: 2, name: /^Edit / })
+      await board.waitFor()
+      await page.getByRole('progressbar', { name: 'Projected overall progress' }).waitFor()
+      // The board starts half way down the page: the picture is of the board, from its heading.
+      const box = await board.boundingBox()
+      if (box) await page.evaluate(`window.scrollBy(0, ${Math.round(box.y) - 16})`)
+    },
+  },
+  {
+    name: 'approvals', path: '/approvals', who: sampleRoles.admin, heading: 'Approvals',
     data: (page) => page.locator('main tbody tr').first().getByRole('link').waitFor(),
   },
   {
-    name: 'admin-form', path: '/admin/records/Course/new', heading: 'New Course',
+    name: 'progress', path: `/students/${encodeURIComponent(sampleStudent)}/progress`, who: sampleRoles.admin, heading: /^Degree progress: /,
+    data: (page) => page.getByRole('progressbar').first().waitFor(),
+  },
+  {
+    name: 'admin-form', path: '/admin/records/Course/new', who: sampleRoles.admin, heading: 'New Course',
     data: (page) => page.getByRole('button', { name: 'Save' }).waitFor(),
   },
 ]
@@ -47,9 +72,10 @@ async function main(): Promise<number> {
   const browser = await launchChromium()
   const failures: string[] = []
   try {
-    const session = await signIn(browser, await served.link(sampleAdmin))
+    const sessions = new Map<string, [string, string][]>()
     for (const shot of wanted) {
-      const { context, problems } = await signedInContext(browser, served.base, session, { viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'UTC' })
+      if (!sessions.has(shot.who.email)) sessions.set(shot.who.email, await signIn(browser, await served.link(shot.who.email)))
+      const { context, problems } = await signedInContext(browser, served.base, sessions.get(shot.who.email)!, { viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'UTC' })
       try {
         const page = await context.newPage()
         await page.goto(served.base + shot.path)
@@ -61,12 +87,14 @@ async function main(): Promise<number> {
           continue
         }
         await shot.data(page)
+        const alerts = await page.locator('main [role=alert]').allTextContents()
+        if (alerts.length) problems.push(`it shows an error: ${alerts.join(' / ')}`)
         if (problems.length) {
           failures.push(`${shot.path} (${shot.name}.png): ${problems.join('; ')}`)
           continue
         }
         await page.screenshot({ path: `${outDir}${shot.name}.png`, animations: 'disabled', caret: 'hide' })
-        console.log(`docs/screenshots/${shot.name}.png: ${shot.path}`)
+        console.log(`docs/screenshots/${shot.name}.png: ${shot.path} as the ${shot.who.label} (${shot.who.personId})`)
       } finally {
         await context.close()
       }
