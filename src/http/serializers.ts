@@ -55,7 +55,6 @@ type SerializerFactory = NonNullable<NonNullable<FastifyServerOptions['schemaCon
 
 export function answerSerializers(): SerializerFactory {
   const select = SerializerSelector()
-  // Fastify's types promise strings; at run time it sends a Buffer as it is (see Serialize).
   return ((externalSchemas: unknown, options: unknown) => {
     const build = select(externalSchemas as never, options as never)
     const remembered = new WeakMap<object, WeakMap<object, Buffer>>()
@@ -102,5 +101,5 @@ export function answerSerializers(): SerializerFactory {
         return compiled(value)
       }
     }
-  }) as unknown as SerializerFactory
+  }) as unknown as SerializerFactory // Fastify's types promise strings; at run time it sends a Buffer as it is (see Serialize).
 }
