@@ -6507,6 +6507,61 @@ export interface components {
             }[];
         };
         /**
+         * PublicationImportRun
+         * @description One publication import run and what it did; its outcome event rides in its insert.
+         */
+        PublicationImportRun: {
+            /** @description Record id, <Type>/<identifier> */
+            _id: string;
+            /**
+             * @description Record type
+             * @constant
+             */
+            type: "PublicationImportRun";
+            /** @description Incremented by every write; send it back to update only the version you read */
+            _version: number;
+            /**
+             * Format: date-time
+             * @description Creation time
+             */
+            readonly _created_at: string;
+            /**
+             * Format: date-time
+             * @description Last update time
+             */
+            readonly _updated_at: string;
+            /** @description The one person the run imported for; absent for a run over every faculty member */
+            person_id?: string;
+            status: components["schemas"]["PublicationImportStatus"];
+            /**
+             * Format: date-time
+             * @description When the run started
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @description When it ended
+             */
+            finished_at: string;
+            /** @description People whose works were imported */
+            people: number;
+            /** @description Publications created */
+            created: number;
+            /** @description Publications updated */
+            updated: number;
+            /** @description Works already as OpenAlex has them */
+            unchanged: number;
+            /** @description Works left out because someone had deleted them */
+            rejected: number;
+            /** @description Works or people the run could not import (each person's own result says which, and why) */
+            errors: number;
+        };
+        /**
+         * @description completed, or stopped (the day's OpenAlex budget ran out)
+         * @enum {string}
+         */
+        PublicationImportStatus: "completed" | "stopped";
+        /**
          * PublicationSource
          * @description Where an imported publication comes from.
          */
@@ -9920,6 +9975,8 @@ export interface operations {
                 sort?: string;
                 /** @description Subject letters of the course code, e.g. CS */
                 department?: string;
+                /** @description Courses of this level: 300 is numbers 300 to 399 */
+                level?: number;
                 /** @description Only courses with a section in this term, e.g. 25F */
                 term?: string;
                 /** @description Words to find; each must begin a word of the record */

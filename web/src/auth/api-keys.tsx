@@ -5,14 +5,11 @@ import { useMe } from '../session/me'
 import { useLoad } from '../hooks/use-load'
 import { messageOf } from '../lib/errors'
 import { Alert, Loading, Title } from '../components/ui'
+import { when } from '../lib/dates'
 
 type Grantable = operations['createApiKey']['requestBody']['content']['application/json']['permissions'][number]
 /** The permissions a key may carry (the API's list); the form offers those the caller holds. */
 const grantable = ['read_people', 'read_courses', 'read_publications', 'read_labs', 'read_resources', 'write_courses', 'write_publications', 'write_labs', 'write_resources'] as const satisfies readonly Grantable[]
-
-function when(value: string | null): string {
-  return value ? new Date(value).toLocaleString() : 'never'
-}
 
 export default function ApiKeys() {
   const me = useMe()
@@ -99,8 +96,8 @@ export default function ApiKeys() {
                 <td><code>{key.prefix}</code></td>
                 <td>{key.permissions.join(', ')}</td>
                 <td>{key.status}</td>
-                <td>{when(key.createdAt)}</td>
-                <td>{when(key.lastUsedAt)}</td>
+                <td>{when(key.createdAt, 'never')}</td>
+                <td>{when(key.lastUsedAt, 'never')}</td>
                 <td>
                   {key.status === 'active'
                     ? <button type="button" onClick={() => { void run(() => api('post', '/api/api-keys/{id}/revoke', { path: { id: key.id } })) }}>Revoke</button>

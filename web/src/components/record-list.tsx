@@ -4,6 +4,7 @@ import { Link, useLocation, useSearchParams } from 'react-router'
 import { useLoad } from '../hooks/use-load'
 import { Alert, Loading, Title } from './ui'
 import { sortOf, type SortKey, type Sorted } from './sort'
+import { Pager } from './pager'
 import './lists.css'
 
 /** Rows per page of a catalog list. */
@@ -12,18 +13,6 @@ export const pageSize = 25
 export interface ListPage<T> {
   readonly items: readonly T[]
   readonly total: number
-}
-
-/** Previous and next through a list of `total` records, `pageSize` a page. */
-export function Pager({ page, total, go }: { page: number; total: number; go: (page: number) => void }) {
-  const pages = Math.max(1, Math.ceil(total / pageSize))
-  return (
-    <nav aria-label="Pages" className="pager">
-      <button type="button" disabled={page <= 1} onClick={() => go(page - 1)}>Previous page</button>
-      <span>Page {page} of {pages}</span>
-      <button type="button" disabled={page >= pages} onClick={() => go(page + 1)}>Next page</button>
-    </nav>
-  )
 }
 
 export interface Column<T> {
@@ -176,7 +165,7 @@ export function RecordList<T>({ title, load, columns, defaultSort, filters = [],
               <tbody>{list.data.items.map((item) => <tr key={keyOf(item)}>{columns.map((c) => <td key={c.label} data-label={c.label}>{c.cell(item)}</td>)}</tr>)}</tbody>
             </table>
           </div>
-          <Pager page={page} total={list.data.total} go={(next) => go({ page: next })} />
+          <Pager offset={(page - 1) * pageSize} limit={pageSize} total={list.data.total} go={(offset) => go({ page: offset / pageSize + 1 })} />
         </>
       ))}
     </>

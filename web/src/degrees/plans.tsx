@@ -8,6 +8,7 @@ import { Alert, Loading, Title } from '../components/ui'
 import { PlanEditor } from './plan-editor'
 import { PlanHistories } from './plan-history'
 import './planner.css'
+import { day } from '../lib/dates'
 
 type Plan = components['schemas']['StudentPlanDetail']
 
@@ -100,7 +101,7 @@ export default function Plans() {
                 <td data-label="Degree">{degreeName(plan.target_degree)}</td>
                 <td data-label="Courses">{plan.planned_courses.length}</td>
                 <td data-label="Warnings">{plan.warnings.length}</td>
-                <td data-label="Review">{plan.approved_at ? `approved ${new Date(plan.approved_at).toLocaleDateString()}` : plan.review ? <ReviewStatus review={plan.review} /> : 'not submitted'}</td>
+                <td data-label="Review">{plan.approved_at ? `approved ${day(plan.approved_at)}` : plan.review ? <ReviewStatus review={plan.review} /> : 'not submitted'}</td>
                 <td className="actions">
                   <button type="button" onClick={() => { setOpened(true); setEditing(plan._id) }}>{`Edit ${plan.plan_name}`}</button>
                   <button type="button" onClick={() => submit(plan)}>{`Submit ${plan.plan_name} for review`}</button>

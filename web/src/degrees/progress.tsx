@@ -6,6 +6,7 @@ import { Alert, Loading, ProgressBar, Title } from '../components/ui'
 import { personTypes } from '../components/links'
 import { WhatIf } from './what-if'
 import './print.css'
+import { day } from '../lib/dates'
 
 type Progress = components['schemas']['DegreeProgress']
 type Group = components['schemas']['GroupProgress']
@@ -70,7 +71,7 @@ export default function ProgressPage() {
         <dl className="audit-facts">
           <div><dt>Student:</dt><dd>{name}, {personTypes[student.type]?.toLowerCase() ?? student.type} ({student._id})</dd></div>
           <div><dt>Degree:</dt><dd>{degree.name} ({degree.degree_type}), {sources[source]}</dd></div>
-          <div><dt>Audited:</dt><dd>{new Date().toLocaleDateString(undefined, { dateStyle: 'long' })}</dd></div>
+          <div><dt>Audited:</dt><dd>{day(new Date().toISOString(), '', 'long')}</dd></div>
         </dl>
         <p>Overall: {satisfied} of {total} rules satisfied.</p>
         <ProgressBar value={overall} label="Overall progress" />

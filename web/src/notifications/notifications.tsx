@@ -1,4 +1,5 @@
 import { useState, type MouseEvent } from 'react'
+import { when } from '../lib/dates'
 import { useFollowing } from '../hooks/use-following'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { api } from '../api/client'
@@ -8,7 +9,8 @@ import { useLoad } from '../hooks/use-load'
 import { messageOf } from '../lib/errors'
 import { Alert, Loading, Title } from '../components/ui'
 import { refreshUnread, unread } from '../session/unread'
-import { Pager, pageSize } from '../components/record-list'
+import { pageSize } from '../components/record-list'
+import { Pager } from '../components/pager'
 import { EmailPreferences } from './email-preferences'
 
 type Notification = components['schemas']['Notification']
@@ -125,7 +127,7 @@ export default function Notifications() {
                     <tr key={item._id} className={read ? undefined : 'unread'}>
                       <td>{to ? <Link id={linkId(item)} to={to} onClick={(event) => open(event, item, to)}>{item.title}</Link> : item.title}</td>
                       <td>{happened[item.type]}</td>
-                      <td><time dateTime={item.created_at}>{new Date(item.created_at).toLocaleString()}</time></td>
+                      <td><time dateTime={item.created_at}>{when(item.created_at)}</time></td>
                       <td>{read ? 'Read' : <strong>Unread</strong>}</td>
                       <td>{!read && <button type="button" aria-label={`Mark as read: ${item.title}`} onClick={() => { void markOne(item) }}>Mark as read</button>}</td>
                     </tr>
@@ -133,7 +135,7 @@ export default function Notifications() {
                 })}
               </tbody>
             </table>
-            <Pager page={page} total={list.data.total} go={(next) => go({ page: next })} />
+            <Pager offset={(page - 1) * pageSize} limit={pageSize} total={list.data.total} go={(offset) => go({ page: offset / pageSize + 1 })} />
           </>
         ))}
       <EmailPreferences />

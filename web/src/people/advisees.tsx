@@ -4,7 +4,8 @@ import type { components } from '../api/schema'
 import { useMe } from '../session/me'
 import { useLoad } from '../hooks/use-load'
 import { Alert, Loading, ProgressBar, Title } from '../components/ui'
-import { Pager, pageSize } from '../components/record-list'
+import { pageSize } from '../components/record-list'
+import { Pager } from '../components/pager'
 import { personTypes } from '../components/links'
 
 type Advisee = components['schemas']['Advisee']
@@ -82,7 +83,7 @@ export default function Advisees() {
         <>
           <p>{students.data.total === 1 ? '1 advisee' : `${students.data.total} advisees`}</p>
           <ul className="advisees">{students.data.items.map((student) => <AdviseeItem key={student._id} student={student} />)}</ul>
-          <Pager page={page} total={students.data.total} go={(next) => go({ page: next })} />
+          <Pager offset={(page - 1) * pageSize} limit={pageSize} total={students.data.total} go={(offset) => go({ page: offset / pageSize + 1 })} />
         </>
       ))}
     </>

@@ -5,13 +5,10 @@ import { inboxTitle } from './titles'
 import { useLoad } from '../hooks/use-load'
 import { Alert, Loading, Title } from '../components/ui'
 import { fetchQueues } from './queues'
+import { day } from '../lib/dates'
 
 /** Rows per queue: the inbox shows the first page of each (the API's largest). */
 const pageSize = 200
-
-function date(value: string | undefined): string {
-  return value ? new Date(value).toLocaleDateString() : '—'
-}
 
 export default function Approvals() {
   const inbox = useLoad(async () => mergeInbox(await fetchQueues(pageSize)), [])
@@ -49,8 +46,8 @@ export default function Approvals() {
                     <td className="title"><Link to={`/approvals/${row.domain}/${encodeURIComponent(row.id)}`}>{inboxTitle(row)}</Link></td>
                     <td data-label="Submitter">{row.submitter_name ?? row.submitter}</td>
                     <td data-label="Stage">{row.stage}</td>
-                    <td data-label="Submitted">{date(row.submitted_at)}</td>
-                    <td data-label="Due">{date(row.due_at)}{row.overdue && <strong> (overdue)</strong>}</td>
+                    <td data-label="Submitted">{day(row.submitted_at)}</td>
+                    <td data-label="Due">{day(row.due_at)}{row.overdue && <strong> (overdue)</strong>}</td>
                   </tr>
                 ))}
               </tbody>

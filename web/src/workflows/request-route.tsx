@@ -3,15 +3,12 @@ import type { components } from '../api/schema'
 import { useLoad } from '../hooks/use-load'
 import { Alert, Loading } from '../components/ui'
 import { useNames } from './names'
+import { when } from '../lib/dates'
 
 type Instance = components['schemas']['WorkflowInstanceDetail']
 
 function words(value: string): string {
   return value.replace(/_/g, ' ')
-}
-
-function when(value: string | undefined): string {
-  return value ? new Date(value).toLocaleString() : ''
 }
 
 function everyone(instance: Instance): string[] {
@@ -52,14 +49,14 @@ export function RequestRoute({ instance: id, version }: { instance: string; vers
           const coming = data.preview.find((p) => p.key === stage.key)
           return (
             <li key={stage.key}>
-              <strong>{stage.key}</strong>: {words(stage.status)}{stage.due_at && stage.status === 'active' ? `, due ${when(stage.due_at)}` : ''}
+              <strong>{stage.key}</strong>: {words(stage.status)}{stage.due_at && stage.status === 'active' ? `, due ${when(stage.due_at, '')}` : ''}
               {coming && coming.approvers.length > 0 && <> (would ask {coming.approvers.map(name).join(', ')})</>}
               {(stage.approvals ?? []).length > 0 && (
                 <ul>
                   {(stage.approvals ?? []).map((a, i) => (
                     <li key={i}>
                       Round {a.round}: {name(a.approver)}{a.on_behalf_of ? ` for ${name(a.on_behalf_of)}` : ''}: {words(a.status)}
-                      {a.decided_at && `, ${when(a.decided_at)}`}{a.overdue ? ' (overdue)' : ''}
+                      {a.decided_at && `, ${when(a.decided_at, '')}`}{a.overdue ? ' (overdue)' : ''}
                       {a.comment && <>: “{a.comment}”</>}
                     </li>
                   ))}
@@ -75,7 +72,7 @@ export function RequestRoute({ instance: id, version }: { instance: string; vers
         <tbody>
           {data.history.map((h, i) => (
             <tr key={i}>
-              <td>{when(h.at)}</td>
+              <td>{when(h.at, '')}</td>
               <td>{name(h.actor)}{h.on_behalf_of ? ` for ${name(h.on_behalf_of)}` : ''}</td>
               <td>{words(h.action)}{h.delegate_to ? ` to ${name(h.delegate_to)}` : ''}</td>
               <td>{h.stage ?? ''}</td>

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react'
+import { when } from '../lib/dates'
 import { Link, useSearchParams } from 'react-router'
 import { api, type PathsWith } from '../api/client'
 import { domainOf, type Domain } from '../lib/domains'
@@ -157,7 +158,7 @@ export default function Requests() {
                     <th scope="row"><Link to={`/requests?domain=${domain.key}&id=${encodeURIComponent(entity._id)}`}>{titleOf(domain, entity, listed.data!.plans)}</Link></th>
                     <td>{domain.label}</td>
                     <td>{entity.status.replace(/_/g, ' ')}</td>
-                    <td>{new Date(entity._updated_at).toLocaleString()}</td>
+                    <td>{when(entity._updated_at)}</td>
                   </tr>
                 ))}
               </tbody>
