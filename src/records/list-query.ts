@@ -42,6 +42,9 @@ export async function listFilter(schema: CompiledSchema, records: RecordService,
       case '@subject':
         clauses.push({ _subject: String(value).toUpperCase() })
         break
+      case '@level':
+        clauses.push({ _level: { $gte: Number(value), $lt: Number(value) + 100 } })
+        break
       case '@offered_in': {
         const sections = await records.find(schema.class('Section')!, { term: String(value) })
         clauses.push({ _id: { $in: [...new Set(sections.map((s) => s.course as string))] } })

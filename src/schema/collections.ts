@@ -52,6 +52,7 @@ function filterField(meaning: string): string | undefined {
     case '@type': return 'type'
     case '@search': return '_search'
     case '@subject': return '_subject'
+    case '@level': return '_level'
     case '@offered_in': return undefined
     default: return meaning
   }

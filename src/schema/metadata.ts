@@ -72,4 +72,4 @@ export type RawMetadata = Static<typeof RawMetadataSchema>
  * Filters with a built-in meaning, written with a leading `@` (`"search": "@search"`); any other filter
  * value names a property matched by equality (on a Set, by membership).
  */
-export const builtInFilters = ['@type', '@search', '@subject', '@offered_in'] as const
+export const builtInFilters = ['@type', '@search', '@subject', '@level', '@offered_in'] as const

@@ -186,6 +186,8 @@ t.test('every resource refuses bad ids, bodies and queries, and changes nothing'
       ['/api/people?search=' + 'a'.repeat(201), "'search'"],
       ['/api/courses?department=c%24', "'department'"], ['/api/courses?department=CS101', "'department'"],
       ['/api/courses?term=2025', "'term'"], ['/api/courses?term=25X', "'term'"],
+      ['/api/courses?level=350', "'level'"], ['/api/courses?level=1000', "'level'"], ['/api/courses?level=abc', "'level'"],
+      ['/api/courses?level=%7B%22%24ne%22%3A1%7D', "'level'"],
       ['/api/publications?year=abc', "'year'"], ['/api/publications?year=1700', "'year'"],
       ['/api/publications?author=Course%2FCS-101', "'author'"], ['/api/publications?author=nobody', "'author'"],
       ['/api/degrees?degree_type=XYZ', "'degree_type'"],

@@ -102,6 +102,10 @@ t.test('courses: department, term (through sections) and search', async (t) => {
   t.same(await courses('term=26S'), [cs101, cs201])
   t.same(await courses('term=23W'), [], 'a term without sections gives nothing')
   t.same(await courses('term=25F&department=cs'), [cs101], 'term and department combine')
+  t.same(await courses('level=100'), [cs101, math101], '100-level: numbers 100 to 199')
+  t.same(await courses('level=300'), [cse310, cs350], 'cs350 is 300-level, spelled as it is; in course code order')
+  t.same(await courses('level=300&department=CS'), [cs350], 'level and department combine')
+  t.same(await courses('level=900'), [])
   const page = (await reader({ method: 'GET', url: '/api/courses?term=25F&limit=1' })).json()
   t.same([page.items.length, page.total], [1, 2], 'the term filter counts courses, not sections')
 

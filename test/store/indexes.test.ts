@@ -17,6 +17,7 @@ function filtered(meaning: string, collection: string): { collection: string; fi
     case '@type': return { collection, field: 'type' }
     case '@search': return { collection, field: '_search' }
     case '@subject': return { collection, field: '_subject' }
+    case '@level': return { collection, field: '_level' }
     case '@offered_in': return { collection: 'sections', field: 'term' }
     default: return { collection, field: meaning }
   }

@@ -44,7 +44,7 @@ if (process.env.MONGODB_URL) {
       const { filters, sortable, default_sort: defaultSort, related } = cls.metadata
       for (const [param, meaning] of Object.entries(filters)) {
         if (meaning === '@offered_in') continue
-        const value = meaning === '@type' ? cls.concrete[0] ?? cls.name : meaning === '@search' ? 'intro data' : meaning === '@subject' ? 'CS' : 'x'
+        const value = meaning === '@type' ? cls.concrete[0] ?? cls.name : meaning === '@search' ? 'intro data' : meaning === '@subject' ? 'CS' : meaning === '@level' ? 300 : 'x'
         const filter = await listFilter(schema, records, resource, { limit: 50, offset: 0, [param]: value })
         const plan = await plansOf(table, filter, { sort: listSort(cls, undefined), limit: 50 })
         t.same(scans(plan, table), [], `${resource.path}?${param}= reads ${table} through an index`)

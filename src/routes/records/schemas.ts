@@ -8,6 +8,7 @@ function filterSchema(schema: CompiledSchema, resource: Resource, param: string,
     case '@type': return Type.String({ enum: typeNames(schema, resource), description: 'Record type' })
     case '@search': return Type.String({ maxLength: 200, description: 'Words to find; each must begin a word of the record' })
     case '@subject': return Type.String({ pattern: '^[A-Za-z]{1,8}$', description: 'Subject letters of the course code, e.g. CS' })
+    case '@level': return Type.Integer({ minimum: 100, maximum: 900, multipleOf: 100, description: 'Courses of this level: 300 is numbers 300 to 399' })
     case '@offered_in': return Type.String({ pattern: '^[0-9]{2}[FSUW]$', description: 'Only courses with a section in this term, e.g. 25F' })
   }
   const prop = resource.root.properties.find((p) => p.name === meaning)!
