@@ -3,7 +3,7 @@ import { api, ApiError } from '../api/client'
 import type { components } from '../api/schema'
 import { useLoad } from '../hooks/use-load'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading, Title } from '../components/ui'
+import { Alert, Loaded, Title } from '../components/ui'
 import { draftOf, GroupForm, type Draft } from './group-form'
 
 type Group = components['schemas']['Group']
@@ -85,22 +85,20 @@ export default function Groups() {
   return (
     <>
       <Title>Groups</Title>
-      {loaded.state === 'loading' && <Loading />}
-      {loaded.state === 'failed' && <Alert>{loaded.error}</Alert>}
-      {loaded.state === 'ready' && (
+      <Loaded state={loaded}>{(data) => (
         <>
           {creating
             ? (
               <section aria-labelledby="new-group">
                 <h2 id="new-group">New group</h2>
-                <GroupForm idPrefix="new" initial={empty} emails={loaded.data.emails} submitLabel="Create group" save={create} cancel={() => setCreating(false)} />
+                <GroupForm idPrefix="new" initial={empty} emails={data.emails} submitLabel="Create group" save={create} cancel={() => setCreating(false)} />
               </section>
             )
             : <button type="button" onClick={() => setCreating(true)}>New group</button>}
-          {loaded.data.groups.items.length === 0 && <p>No groups yet.</p>}
-          {loaded.data.groups.items.map((group) => <GroupEntry key={`${group._id}:${group._version}`} group={group} emails={loaded.data.emails} reload={reload} />)}
+          {data.groups.items.length === 0 && <p>No groups yet.</p>}
+          {data.groups.items.map((group) => <GroupEntry key={`${group._id}:${group._version}`} group={group} emails={data.emails} reload={reload} />)}
         </>
-      )}
+      )}</Loaded>
     </>
   )
 }

@@ -5,7 +5,7 @@ import { ScrollRegion } from '../components/scroll-region'
 import { useLoad } from '../hooks/use-load'
 import { when } from '../lib/dates'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading, Title } from '../components/ui'
+import { Alert, Loaded, Title } from '../components/ui'
 import { Pager } from '../components/pager'
 
 type Role = components['schemas']['Role']
@@ -87,24 +87,22 @@ export default function Users() {
         <button type="submit">Find</button>
       </form>
       {outcome && (outcome.ok ? <p role="status">{outcome.text}</p> : <Alert>{outcome.text}</Alert>)}
-      {users.state === 'loading' && <Loading />}
-      {users.state === 'failed' && <Alert>{users.error}</Alert>}
-      {users.state === 'ready' && (users.data.items.length === 0 ? <p>No user matches.</p> : (
+      <Loaded state={users}>{(data) => (data.items.length === 0 ? <p>No user matches.</p> : (
         <>
-          <ScrollRegion label={`${users.data.total} ${users.data.total === 1 ? 'user' : 'users'}`}>
+          <ScrollRegion label={`${data.total} ${data.total === 1 ? 'user' : 'users'}`}>
             <table>
-              <caption>{users.data.total} {users.data.total === 1 ? 'user' : 'users'}</caption>
+              <caption>{data.total} {data.total === 1 ? 'user' : 'users'}</caption>
               <thead>
                 <tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Campus id</th><th scope="col">Last single sign-on</th><th scope="col">Change role</th></tr>
               </thead>
               <tbody>
-                {users.data.items.map((user) => <UserRow key={`${user.id}:${user.role}`} user={user} changed={changed} />)}
+                {data.items.map((user) => <UserRow key={`${user.id}:${user.role}`} user={user} changed={changed} />)}
               </tbody>
             </table>
           </ScrollRegion>
-          <Pager offset={users.data.offset} limit={users.data.limit} total={users.data.total} go={(offset) => setQuery({ ...query, offset })} />
+          <Pager offset={data.offset} limit={data.limit} total={data.total} go={(offset) => setQuery({ ...query, offset })} />
         </>
-      ))}
+      ))}</Loaded>
     </>
   )
 }

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { api } from '../api/client'
 import { useLoad } from '../hooks/use-load'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading, Title } from '../components/ui'
+import { Alert, Loaded, Title } from '../components/ui'
 
 const clearings = [
   { label: 'Clear people', path: '/api/admin/cache/clear/people' },
@@ -35,14 +35,12 @@ export default function Cache() {
       <Title>Cache</Title>
       <section aria-labelledby="cache-state">
         <h2 id="cache-state">State</h2>
-        {stats.state === 'loading' && <Loading />}
-        {stats.state === 'failed' && <Alert>{stats.error}</Alert>}
-        {stats.state === 'ready' && (
+        <Loaded state={stats}>{(statsData) => (
           <dl>
-            <dt>Entries</dt><dd data-testid="cache-keys">{stats.data.keys}</dd>
-            <dt>Memory</dt><dd data-testid="cache-memory">{stats.data.memory}</dd>
+            <dt>Entries</dt><dd data-testid="cache-keys">{statsData.keys}</dd>
+            <dt>Memory</dt><dd data-testid="cache-memory">{statsData.memory}</dd>
           </dl>
-        )}
+        )}</Loaded>
       </section>
       <section aria-labelledby="cache-actions">
         <h2 id="cache-actions">Clear</h2>

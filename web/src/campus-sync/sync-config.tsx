@@ -3,7 +3,7 @@ import { api } from '../api/client'
 import type { components, operations } from '../api/schema'
 import { useLoad } from '../hooks/use-load'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading } from '../components/ui'
+import { Alert, Loaded } from '../components/ui'
 
 type Config = components['schemas']['CampusSyncConfig']
 type Update = operations['updateCampusSyncConfig']['requestBody']['content']['application/json']
@@ -115,11 +115,9 @@ export function SyncConfig({ changed }: { changed: () => void }) {
   return (
     <section aria-labelledby="sync-config">
       <h2 id="sync-config">Configuration</h2>
-      {config.state === 'loading' && <Loading />}
-      {config.state === 'failed' && <Alert>{config.error}</Alert>}
-      {config.state === 'ready' && (
-        <ConfigForm key={version} config={config.data} setOutcome={setOutcome} saved={() => { setVersion((v) => v + 1); changed() }} />
-      )}
+      <Loaded state={config}>{(data) => (
+        <ConfigForm key={version} config={data} setOutcome={setOutcome} saved={() => { setVersion((v) => v + 1); changed() }} />
+      )}</Loaded>
       {outcome && (outcome.ok ? <p role="status">{outcome.text}</p> : <Alert>{outcome.text}</Alert>)}
     </section>
   )

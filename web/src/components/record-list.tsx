@@ -2,7 +2,7 @@ import { type FormEvent, type ReactNode } from 'react'
 import { useFollowing } from '../hooks/use-following'
 import { Link, useLocation, useSearchParams } from 'react-router'
 import { useLoad } from '../hooks/use-load'
-import { Alert, Loading, Title } from './ui'
+import { Loaded, Title } from './ui'
 import { sortOf, type SortKey, type Sorted } from './sort'
 import { Pager } from './pager'
 import './lists.css'
@@ -144,14 +144,12 @@ export function RecordList<T>({ title, load, columns, defaultSort, filters = [],
         <button type="submit">Search</button>
         {(search || described.length > 0) && <Link to={pathname}>Clear</Link>}
       </form>
-      {list.state === 'loading' && <Loading />}
-      {list.state === 'failed' && <Alert>{list.error}</Alert>}
-      {list.state === 'ready' && (list.data.items.length === 0 ? <p>Nothing found.</p> : (
+      <Loaded state={list}>{(listData) => (listData.items.length === 0 ? <p>Nothing found.</p> : (
         <>
           <div className="list-table">
             <table>
               <caption>
-                {list.data.total === 1 ? '1 record' : `${list.data.total} records`}{search && ` matching “${search}”`}
+                {listData.total === 1 ? '1 record' : `${listData.total} records`}{search && ` matching “${search}”`}
                 {described.length > 0 && ` (${described.join(', ')})`}
               </caption>
               <thead>
@@ -162,12 +160,12 @@ export function RecordList<T>({ title, load, columns, defaultSort, filters = [],
                   ))}
                 </tr>
               </thead>
-              <tbody>{list.data.items.map((item) => <tr key={keyOf(item)}>{columns.map((c) => <td key={c.label} data-label={c.label}>{c.cell(item)}</td>)}</tr>)}</tbody>
+              <tbody>{listData.items.map((item) => <tr key={keyOf(item)}>{columns.map((c) => <td key={c.label} data-label={c.label}>{c.cell(item)}</td>)}</tr>)}</tbody>
             </table>
           </div>
-          <Pager offset={(page - 1) * pageSize} limit={pageSize} total={list.data.total} go={(offset) => go({ page: offset / pageSize + 1 })} />
+          <Pager offset={(page - 1) * pageSize} limit={pageSize} total={listData.total} go={(offset) => go({ page: offset / pageSize + 1 })} />
         </>
-      ))}
+      ))}</Loaded>
     </>
   )
 }

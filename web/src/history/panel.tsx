@@ -6,7 +6,7 @@ import { useMe } from '../session/me'
 import { useLoad } from '../hooks/use-load'
 import { when } from '../lib/dates'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading } from '../components/ui'
+import { Alert, Loaded } from '../components/ui'
 import { readHistory, readRecord, restoreVersion, type HistoryEntry, type HistorySource, type Restored } from './routes'
 
 /** Entries a page of the panel: a record's history can run to hundreds. */
@@ -135,20 +135,18 @@ export function HistoryPanel<B extends RecordRoute>({ source, title = 'History',
       <Heading id={headingId} ref={heading} tabIndex={-1}>{title}</Heading>
       {outcome && (outcome.ok ? <p role="status">{outcome.text}</p> : <Alert>{outcome.text}</Alert>)}
       {stale && <p><button type="button" disabled={busy} onClick={() => { void reload() }}>Reload the record</button></p>}
-      {page.state === 'loading' && <Loading />}
-      {page.state === 'failed' && <Alert>{page.error}</Alert>}
-      {page.state === 'ready' && (page.data.items.length === 0 ? <p>No changes are recorded.</p> : (
+      <Loaded state={page}>{(data) => (data.items.length === 0 ? <p>No changes are recorded.</p> : (
         <>
-          <p>{page.data.total === 1 ? '1 change' : `${page.data.total} changes`}, newest first.</p>
+          <p>{data.total === 1 ? '1 change' : `${data.total} changes`}, newest first.</p>
           <ol className="history-entries">
-            {page.data.items.map((entry) => {
+            {data.items.map((entry) => {
               const restorable = mayRestore && entry.op !== 'delete' && entry.version !== shown
               return <Entry key={entry.version} entry={entry} level={level} busy={busy} {...(restorable ? { restore: () => { void restoreTo(entry.version) } } : {})} />
             })}
           </ol>
-          <Pager offset={offset} limit={pageSize} total={page.data.total} go={setOffset} />
+          <Pager offset={offset} limit={pageSize} total={data.total} go={setOffset} />
         </>
-      ))}
+      ))}</Loaded>
     </section>
   )
 }

@@ -7,7 +7,7 @@ import { Pager } from '../components/pager'
 import { useLoad } from '../hooks/use-load'
 import { when } from '../lib/dates'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading, Title } from '../components/ui'
+import { Alert, Loaded, Title } from '../components/ui'
 import { recordsPath } from '../components/links'
 
 type Item = Answer<operations['listAdminTrash']>['items'][number]
@@ -117,20 +117,18 @@ export default function Trash() {
           </p>
         ) : <Alert>{outcome.text}</Alert>)}
       </div>
-      {trash.state === 'loading' && <Loading />}
-      {trash.state === 'failed' && <Alert>{trash.error}</Alert>}
-      {trash.state === 'ready' && (trash.data.items.length === 0 ? <p>The trash is empty{type && ` of ${type} records`}.</p> : (
+      <Loaded state={trash}>{(data) => (data.items.length === 0 ? <p>The trash is empty{type && ` of ${type} records`}.</p> : (
         <>
           <table>
-            <caption>{`${trash.data.total} deleted ${trash.data.total === 1 ? 'record' : 'records'}${type ? ` of type ${type}` : ''}, newest first`}</caption>
+            <caption>{`${data.total} deleted ${data.total === 1 ? 'record' : 'records'}${type ? ` of type ${type}` : ''}, newest first`}</caption>
             <thead>
               <tr><th scope="col">Record</th><th scope="col">Type</th><th scope="col">Id</th><th scope="col">Deleted</th><th scope="col">Deleted by</th><th scope="col">Through</th><th scope="col">Restore</th></tr>
             </thead>
-            <Deleted items={trash.data.items} restore={(item) => { void restore(item) }} busy={busy} />
+            <Deleted items={data.items} restore={(item) => { void restore(item) }} busy={busy} />
           </table>
-          <Pager offset={offset} limit={pageSize} total={trash.data.total} go={(next) => go({ offset: next })} />
+          <Pager offset={offset} limit={pageSize} total={data.total} go={(next) => go({ offset: next })} />
         </>
-      ))}
+      ))}</Loaded>
     </>
   )
 }

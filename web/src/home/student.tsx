@@ -5,7 +5,7 @@ import { studentDomains } from './reads'
 import { domainOf, type Domain } from '../lib/domains'
 import type { Me } from '../session/me'
 import { useLoad } from '../hooks/use-load'
-import { Alert, Loading, ProgressBar } from '../components/ui'
+import { Loaded, ProgressBar } from '../components/ui'
 import { planNamesOf, titleOf, type Listed, type Row, type RequestEntity } from '../workflows'
 import { NotificationsSection, RequestsSection } from './sections'
 
@@ -52,9 +52,7 @@ function ProgressSection({ personId }: { personId: string }) {
   return (
     <section aria-labelledby="your-progress">
       <h2 id="your-progress">Your progress</h2>
-      {loaded.state === 'loading' && <Loading />}
-      {loaded.state === 'failed' && <Alert>{loaded.error}</Alert>}
-      {loaded.state === 'ready' && ('none' in loaded.data ? <p>{loaded.data.none}</p> : <Audit progress={loaded.data.progress} personId={personId} />)}
+      <Loaded state={loaded}>{(data) => ('none' in data ? <p>{data.none}</p> : <Audit progress={data.progress} personId={personId} />)}</Loaded>
     </section>
   )
 }

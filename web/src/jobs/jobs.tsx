@@ -5,7 +5,7 @@ import type { components } from '../api/schema'
 import { ScrollRegion } from '../components/scroll-region'
 import { when } from '../lib/dates'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading, Title } from '../components/ui'
+import { Alert, Loaded, Title } from '../components/ui'
 import { JobBar } from '../components/job-bar'
 import { running, usePolled } from '../hooks/use-polled'
 
@@ -87,17 +87,15 @@ export default function Jobs() {
     <>
       <Title>Jobs</Title>
       {problem && <Alert>{problem}</Alert>}
-      {loaded.state === 'loading' && <Loading />}
-      {loaded.state === 'failed' && <Alert>{loaded.error}</Alert>}
-      {loaded.state === 'ready' && (
+      <Loaded state={loaded}>{(data) => (
         <>
-          <Queues queues={loaded.data.queues} act={pauseOrResume} />
+          <Queues queues={data.queues} act={pauseOrResume} />
           <h2>Jobs</h2>
           <div className="filters">
             <label htmlFor="job-queue">Queue</label>
             <select id="job-queue" value={queue} onChange={(event) => filter('queue', event.target.value)}>
               <option value="">Every queue</option>
-              {loaded.data.queues.map(({ name }) => <option key={name} value={name}>{name}</option>)}
+              {data.queues.map(({ name }) => <option key={name} value={name}>{name}</option>)}
             </select>
             <label htmlFor="job-state">State</label>
             <select id="job-state" value={state} onChange={(event) => filter('state', event.target.value)}>
@@ -106,9 +104,9 @@ export default function Jobs() {
             </select>
             <button type="button" onClick={reload}>Refresh</button>
           </div>
-          <JobTable jobs={loaded.data.jobs} retry={retry} />
+          <JobTable jobs={data.jobs} retry={retry} />
         </>
-      )}
+      )}</Loaded>
     </>
   )
 }

@@ -7,7 +7,7 @@ import type { components } from '../api/schema'
 import { appPath, happened } from './events'
 import { useLoad } from '../hooks/use-load'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading, Title } from '../components/ui'
+import { Alert, Loaded, Title } from '../components/ui'
 import { refreshUnread, unread } from '../session/unread'
 import { pageSize } from '../components/record-list'
 import { Pager } from '../components/pager'
@@ -106,21 +106,19 @@ export default function Notifications() {
       </div>
       <p role="status">{outcome && 'done' in outcome ? outcome.done : ''}</p>
       {outcome && 'error' in outcome && <Alert>{outcome.error}</Alert>}
-      {list.state === 'loading' && <Loading />}
-      {list.state === 'failed' && <Alert>{list.error}</Alert>}
-      {list.state === 'ready' && (list.data.items.length === 0
+      <Loaded state={list}>{(data) => (data.items.length === 0
         ? <p>{unreadOnly ? 'No unread notifications.' : 'No notifications yet.'}</p>
         : (
           <>
             <table className="notifications">
               <caption>
-                {list.data.total} {unreadOnly ? 'unread ' : ''}{list.data.total === 1 ? 'notification' : 'notifications'}, newest first
+                {data.total} {unreadOnly ? 'unread ' : ''}{data.total === 1 ? 'notification' : 'notifications'}, newest first
               </caption>
               <thead>
                 <tr><th scope="col">Notification</th><th scope="col">What happened</th><th scope="col">When</th><th scope="col">Status</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
               </thead>
               <tbody>
-                {list.data.items.map((item) => {
+                {data.items.map((item) => {
                   const read = readAt(item) !== null
                   const to = appPath(item.link)
                   return (
@@ -135,9 +133,9 @@ export default function Notifications() {
                 })}
               </tbody>
             </table>
-            <Pager offset={(page - 1) * pageSize} limit={pageSize} total={list.data.total} go={(offset) => go({ page: offset / pageSize + 1 })} />
+            <Pager offset={(page - 1) * pageSize} limit={pageSize} total={data.total} go={(offset) => go({ page: offset / pageSize + 1 })} />
           </>
-        ))}
+        ))}</Loaded>
       <EmailPreferences />
     </>
   )

@@ -3,7 +3,7 @@ import { api } from '../api/client'
 import type { components } from '../api/schema'
 import { useMe } from '../session/me'
 import { useLoad } from '../hooks/use-load'
-import { Alert, Loading, ProgressBar, Title } from '../components/ui'
+import { Alert, Loaded, ProgressBar, Title } from '../components/ui'
 import { pageSize } from '../components/record-list'
 import { Pager } from '../components/pager'
 import { personTypes } from '../components/links'
@@ -19,14 +19,12 @@ function AdviseeItem({ student }: { student: Advisee }) {
   return (
     <li className="advisee">
       <Link to={progressPath(student._id)}>{name}</Link> <span>({personTypes[student.type] ?? student.type})</span>
-      {progress.state === 'loading' && <Loading />}
-      {progress.state === 'failed' && <Alert>{progress.error}</Alert>}
-      {progress.state === 'ready' && (
+      <Loaded state={progress}>{(data) => (
         <>
-          <span> {progress.data.degree.name}: {progress.data.rules_satisfied} of {progress.data.rules_total} rules</span>
-          <ProgressBar value={progress.data.overall_progress} label={`${name} overall progress`} />
+          <span> {data.degree.name}: {data.rules_satisfied} of {data.rules_total} rules</span>
+          <ProgressBar value={data.overall_progress} label={`${name} overall progress`} />
         </>
-      )}
+      )}</Loaded>
     </li>
   )
 }
@@ -77,15 +75,13 @@ export default function Advisees() {
     <>
       <Title>Advisees</Title>
       {me.role === 'admin' && <AdvisorPicker advisor={advisor} choose={(id) => go({ advisor: id })} />}
-      {students.state === 'loading' && <Loading />}
-      {students.state === 'failed' && <Alert>{students.error}</Alert>}
-      {students.state === 'ready' && (students.data.items.length === 0 ? <p>{noneMessage(advisor, me.personId !== null)}</p> : (
+      <Loaded state={students}>{(data) => (data.items.length === 0 ? <p>{noneMessage(advisor, me.personId !== null)}</p> : (
         <>
-          <p>{students.data.total === 1 ? '1 advisee' : `${students.data.total} advisees`}</p>
-          <ul className="advisees">{students.data.items.map((student) => <AdviseeItem key={student._id} student={student} />)}</ul>
-          <Pager offset={(page - 1) * pageSize} limit={pageSize} total={students.data.total} go={(offset) => go({ page: offset / pageSize + 1 })} />
+          <p>{data.total === 1 ? '1 advisee' : `${data.total} advisees`}</p>
+          <ul className="advisees">{data.items.map((student) => <AdviseeItem key={student._id} student={student} />)}</ul>
+          <Pager offset={(page - 1) * pageSize} limit={pageSize} total={data.total} go={(offset) => go({ page: offset / pageSize + 1 })} />
         </>
-      ))}
+      ))}</Loaded>
     </>
   )
 }

@@ -3,7 +3,7 @@ import { useParams } from 'react-router'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
 import { useLoad } from '../hooks/use-load'
-import { Alert, Loading, Title } from '../components/ui'
+import { Alert, Loaded, Loading, Title } from '../components/ui'
 import { HistoryPanel, recordHistory } from '../history'
 import { ExternalLink, PersonLink, personTypes } from '../components/links'
 
@@ -46,13 +46,11 @@ function Profile({ person }: { person: Person }) {
       {person.education.length > 0 && <><h2>Education</h2><ul>{person.education.map((line) => <li key={line}>{line}</li>)}</ul></>}
       {!!person.research_interests?.length && <><h2>Research interests</h2><ul>{person.research_interests.map((topic) => <li key={topic}>{topic}</li>)}</ul></>}
       <h2>Publications</h2>
-      {publications.state === 'loading' && <Loading />}
-      {publications.state === 'failed' && <Alert>{publications.error}</Alert>}
-      {publications.state === 'ready' && (publications.data.items.length === 0 ? <p>None listed.</p> : (
+      <Loaded state={publications}>{(data) => (data.items.length === 0 ? <p>None listed.</p> : (
         <ul>
-          {publications.data.items.map((p) => <li key={p._id}>{p.url ? <ExternalLink href={p.url}>{p.title}</ExternalLink> : p.title}{p.venue && `, ${p.venue}`}{p.year !== undefined && ` (${p.year})`}</li>)}
+          {data.items.map((p) => <li key={p._id}>{p.url ? <ExternalLink href={p.url}>{p.title}</ExternalLink> : p.title}{p.venue && `, ${p.venue}`}{p.year !== undefined && ` (${p.year})`}</li>)}
         </ul>
-      ))}
+      ))}</Loaded>
     </>
   )
 }

@@ -5,7 +5,7 @@ import { ScrollRegion } from '../components/scroll-region'
 import { useLoad } from '../hooks/use-load'
 import { when } from '../lib/dates'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading, Title } from '../components/ui'
+import { Alert, Loaded, Title } from '../components/ui'
 import { Pager } from '../components/pager'
 
 type Filters = NonNullable<operations['listAdminAudit']['parameters']['query']>
@@ -83,18 +83,16 @@ export default function Audit() {
           {field('to', 'To (date)', 'date')}
           <button type="submit">Filter</button>
         </form>
-        {entries.state === 'loading' && <Loading />}
-        {entries.state === 'failed' && <Alert>{entries.error}</Alert>}
-        {entries.state === 'ready' && (entries.data.items.length === 0 ? <p>No entries match.</p> : (
+        <Loaded state={entries}>{(data) => (data.items.length === 0 ? <p>No entries match.</p> : (
           <>
-            <ScrollRegion label={`${entries.data.total} ${entries.data.total === 1 ? 'entry' : 'entries'}, newest first`}>
+            <ScrollRegion label={`${data.total} ${data.total === 1 ? 'entry' : 'entries'}, newest first`}>
               <table>
-                <caption>{entries.data.total} {entries.data.total === 1 ? 'entry' : 'entries'}, newest first</caption>
+                <caption>{data.total} {data.total === 1 ? 'entry' : 'entries'}, newest first</caption>
                 <thead>
                   <tr><th scope="col">#</th><th scope="col">Time</th><th scope="col">User</th><th scope="col">Role</th><th scope="col">Action</th><th scope="col">Resource</th><th scope="col">Record</th><th scope="col">Status</th><th scope="col">Basis</th><th scope="col">Route</th></tr>
                 </thead>
                 <tbody>
-                  {entries.data.items.map((entry) => (
+                  {data.items.map((entry) => (
                     <tr key={entry.seq}>
                       <td>{entry.seq}</td>
                       <td>{when(entry.timestamp)}</td>
@@ -111,9 +109,9 @@ export default function Audit() {
                 </tbody>
               </table>
             </ScrollRegion>
-            <Pager offset={entries.data.offset} limit={entries.data.limit} total={entries.data.total} go={setOffset} />
+            <Pager offset={data.offset} limit={data.limit} total={data.total} go={setOffset} />
           </>
-        ))}
+        ))}</Loaded>
       </section>
     </>
   )

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { useLoad } from '../hooks/use-load'
-import { Alert, Loading, Title } from '../components/ui'
+import { Loaded, Title } from '../components/ui'
 import { adminClasses, managed } from './catalog'
 import { recordsPath } from '../components/links'
 
@@ -10,17 +10,15 @@ export default function RecordsIndex() {
   return (
     <>
       <Title>Records</Title>
-      {classes.state === 'loading' && <Loading />}
-      {classes.state === 'failed' && <Alert>{classes.error}</Alert>}
-      {classes.state === 'ready' && (
+      <Loaded state={classes}>{(data) => (
         <table>
           <caption>Classes of the department's schema</caption>
           <thead>
             <tr><th scope="col">Class</th><th scope="col">Description</th><th scope="col">Records</th></tr>
           </thead>
           <tbody>
-            {classes.data.filter((c) => c.kind === 'Class').map((c) => {
-              const cls = managed(classes.data, c.name)
+            {data.filter((c) => c.kind === 'Class').map((c) => {
+              const cls = managed(data, c.name)
               return (
                 <tr key={c.name}>
                   <th scope="row">{cls ? <Link to={recordsPath(c.name)}>{c.name}</Link> : c.name}</th>
@@ -31,7 +29,7 @@ export default function RecordsIndex() {
             })}
           </tbody>
         </table>
-      )}
+      )}</Loaded>
     </>
   )
 }

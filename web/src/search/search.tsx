@@ -4,7 +4,7 @@ import { Link, useSearchParams } from 'react-router'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
 import { useLoad } from '../hooks/use-load'
-import { Alert, Loading, Title } from '../components/ui'
+import { Loaded, Title } from '../components/ui'
 import { coursePath, personPath } from '../components/links'
 
 type Result = components['schemas']['SearchResults']['results'][number]
@@ -43,22 +43,20 @@ export default function Search() {
         <input id="search-q" type="search" value={typed} onChange={(event) => setTyped(event.target.value)} />
         <button type="submit">Search</button>
       </form>
-      {found.state === 'loading' && <Loading />}
-      {found.state === 'failed' && <Alert>{found.error}</Alert>}
-      {found.state === 'ready' && found.data && (found.data.results.length === 0 ? <p>Nothing matches “{found.data.query}”.</p> : (
+      <Loaded state={found}>{(data) => data && (data.results.length === 0 ? <p>Nothing matches “{data.query}”.</p> : (
         <section aria-labelledby="results">
-          <h2 id="results">{found.data.total === 1 ? '1 result' : `${found.data.total} results`} for “{found.data.query}”</h2>
+          <h2 id="results">{data.total === 1 ? '1 result' : `${data.total} results`} for “{data.query}”</h2>
           <ul className="results">
-            {found.data.results.map((result) => (
+            {data.results.map((result) => (
               <li key={`${result.kind}:${result._id}`}>
                 <Link to={pathOf(result)}>{result.label}</Link> <span className="kind">({kinds[result.kind]})</span>
                 {result.detail && <div>{result.detail}</div>}
               </li>
             ))}
           </ul>
-          {found.data.total > found.data.results.length && <p>Showing the best {found.data.results.length}; add words to narrow the search.</p>}
+          {data.total > data.results.length && <p>Showing the best {data.results.length}; add words to narrow the search.</p>}
         </section>
-      ))}
+      ))}</Loaded>
     </>
   )
 }
