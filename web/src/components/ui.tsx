@@ -31,9 +31,10 @@ export function Loading() {
 
 /**
  * What a load shows, written once for every page: "Loading…" while it runs, the server's refusal as an
- * alert, and `children` of its answer once it has one.
+ * alert, and `children` of its answer once it has one; nothing for a read not asked for yet (`idle`).
  */
-export function Loaded<T>({ state, children }: { state: LoadState<T>; children: (data: T) => ReactNode }) {
+export function Loaded<T>({ state, children }: { state: LoadState<T> | { readonly state: 'idle' }; children: (data: T) => ReactNode }) {
+  if (state.state === 'idle') return null
   if (state.state === 'loading') return <Loading />
   if (state.state === 'failed') return <Alert>{state.error}</Alert>
   return <>{children(state.data)}</>

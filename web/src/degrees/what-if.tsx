@@ -3,11 +3,12 @@ import { api } from '../api/client'
 import type { components } from '../api/schema'
 import { useLoad } from '../hooks/use-load'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading, ProgressBar } from '../components/ui'
+import { Alert, Loaded, Loading, ProgressBar } from '../components/ui'
+import type { LoadState } from '../hooks/use-load'
 
 type Progress = components['schemas']['DegreeProgress']
 type Group = components['schemas']['GroupProgress']
-type Asked<T> = { readonly state: 'idle' } | { readonly state: 'loading' } | { readonly state: 'ready'; readonly data: T } | { readonly state: 'failed'; readonly error: string }
+type Asked<T> = { readonly state: 'idle' } | LoadState<T>
 
 function useAsk<T>(): [Asked<T>, (load: () => Promise<T>) => void] {
   const [asked, setAsked] = useState<Asked<T>>({ state: 'idle' })
@@ -66,14 +67,12 @@ export function WhatIf({ student, current }: { student: string; current: Progres
           </select>
           <div className="actions"><button type="submit">Audit against this degree</button></div>
         </form>
-        {whatIf.state === 'loading' && <Loading />}
-        {whatIf.state === 'failed' && <Alert>{whatIf.error}</Alert>}
-        {whatIf.state === 'ready' && (
+        <Loaded state={whatIf}>{(data) => (
           <>
-            <p>{whatIf.data.degree.name} ({whatIf.data.degree.degree_type}): {whatIf.data.rules_satisfied} of {whatIf.data.rules_total} rules satisfied.</p>
-            <Bars prefix="What-if" overall={whatIf.data.overall_progress} groups={whatIf.data.groups} />
+            <p>{data.degree.name} ({data.degree.degree_type}): {data.rules_satisfied} of {data.rules_total} rules satisfied.</p>
+            <Bars prefix="What-if" overall={data.overall_progress} groups={data.groups} />
           </>
-        )}
+        )}</Loaded>
       </section>
       <section aria-labelledby="projection" className="group">
         <h2 id="projection">Projected progress of a plan</h2>
@@ -87,14 +86,12 @@ export function WhatIf({ student, current }: { student: string; current: Progres
             <div className="actions"><button type="submit">Project this plan</button></div>
           </form>
         )}
-        {projected.state === 'loading' && <Loading />}
-        {projected.state === 'failed' && <Alert>{projected.error}</Alert>}
-        {projected.state === 'ready' && projected.data.projection && (
+        <Loaded state={projected}>{(data) => data.projection && (
           <>
-            <p>With {projected.data.projection.plan.plan_name} completed: {projected.data.projection.rules_satisfied} of {projected.data.projection.rules_total} rules satisfied.</p>
-            <Bars prefix="Projected" overall={projected.data.projected_progress ?? projected.data.projection.overall_progress} groups={projected.data.projection.groups} />
+            <p>With {data.projection.plan.plan_name} completed: {data.projection.rules_satisfied} of {data.projection.rules_total} rules satisfied.</p>
+            <Bars prefix="Projected" overall={data.projected_progress ?? data.projection.overall_progress} groups={data.projection.groups} />
           </>
-        )}
+        )}</Loaded>
       </section>
     </>
   )

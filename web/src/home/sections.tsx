@@ -4,7 +4,7 @@ import { awaiting, type Awaiting } from './reads'
 import { domainOf } from '../lib/domains'
 import type { Me } from '../session/me'
 import { type LoadState } from '../hooks/use-load'
-import { Alert, Loading } from '../components/ui'
+import { Alert, Loaded } from '../components/ui'
 import { useUnread } from '../session/unread'
 import { isOpen, titleOf, type Listed } from '../workflows'
 
@@ -34,21 +34,19 @@ export function AwaitingSection({ loaded }: { loaded: LoadState<InReview> }) {
   return (
     <section aria-labelledby="awaiting">
       <h2 id="awaiting">Awaiting your decision</h2>
-      {loaded.state === 'loading' && <Loading />}
-      {loaded.state === 'failed' && <Alert>{loaded.error}</Alert>}
-      {loaded.state === 'ready' && (loaded.data.total === 0 ? <p>Nothing awaits your decision.</p> : (
+      <Loaded state={loaded}>{(data) => (data.total === 0 ? <p>Nothing awaits your decision.</p> : (
         <>
           <p className="lead">
-            <Link to="/approvals">{loaded.data.total === 1 ? '1 request awaits' : `${loaded.data.total} requests await`} your decision</Link>
-            {loaded.data.overdue > 0 && <>, <strong className="overdue-text">{loaded.data.overdue} overdue</strong></>}
+            <Link to="/approvals">{data.total === 1 ? '1 request awaits' : `${data.total} requests await`} your decision</Link>
+            {data.overdue > 0 && <>, <strong className="overdue-text">{data.overdue} overdue</strong></>}
           </p>
           <ul className="counts">
-            {[...loaded.data.byDomain].map(([key, count]) => (
+            {[...data.byDomain].map(([key, count]) => (
               <li key={key}><Link to={`/approvals?domain=${key}`}>{domainOf(key)!.label}: {count}</Link></li>
             ))}
           </ul>
         </>
-      ))}
+      ))}</Loaded>
       {loaded.state === 'ready' && loaded.data.inReview > loaded.data.read && (
         <p>Counted among the {requests(loaded.data.read)} longest in review, of {loaded.data.inReview}.</p>
       )}
@@ -75,11 +73,9 @@ export function RequestsSection({ loaded, planNames }: { loaded: LoadState<Liste
   return (
     <section aria-labelledby="your-requests">
       <h2 id="your-requests">Your requests</h2>
-      {loaded.state === 'loading' && <Loading />}
-      {loaded.state === 'failed' && <Alert>{loaded.error}</Alert>}
-      {loaded.state === 'ready' && (
+      <Loaded state={loaded}>{(data) => (
         <>
-          {loaded.data.failures.map((f) => <Alert key={f.domain.key}>{f.domain.label}: {f.error}</Alert>)}
+          {data.failures.map((f) => <Alert key={f.domain.key}>{f.domain.label}: {f.error}</Alert>)}
           {open.length === 0 ? <p>No open requests.</p> : (
             <ul>
               {open.map(({ domain, entity }) => (
@@ -91,7 +87,7 @@ export function RequestsSection({ loaded, planNames }: { loaded: LoadState<Liste
           )}
           <p><Link to="/requests">All your requests</Link></p>
         </>
-      )}
+      )}</Loaded>
     </section>
   )
 }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { useLoad } from '../hooks/use-load'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading } from '../components/ui'
+import { Alert, Loaded } from '../components/ui'
 import { frequencies, readPreferences, savePreferences, type Frequency } from './preferences-api'
 
 const labels: Readonly<Record<Frequency, string>> = {
@@ -52,9 +52,7 @@ export function EmailPreferences() {
   return (
     <section aria-labelledby="email-heading">
       <h2 id="email-heading">Email</h2>
-      {current.state === 'loading' && <Loading />}
-      {current.state === 'failed' && <Alert>{current.error}</Alert>}
-      {current.state === 'ready' && (
+      <Loaded state={current}>{(data) => (
         <form onSubmit={(event) => { void save(event) }}>
           <fieldset>
             <legend>Email me about notifications</legend>
@@ -66,12 +64,12 @@ export function EmailPreferences() {
               </div>
             ))}
           </fieldset>
-          {current.data.default && choice === null && <p>You have not chosen yet: this is the default for your role.</p>}
+          {data.default && choice === null && <p>You have not chosen yet: this is the default for your role.</p>}
           <div className="actions"><button type="submit" disabled={saving}>Save</button></div>
           <p role="status">{saving ? 'Saving…' : outcome && 'saved' in outcome ? saved[outcome.saved] : ''}</p>
           {outcome && 'error' in outcome && <Alert>{outcome.error}</Alert>}
         </form>
-      )}
+      )}</Loaded>
     </section>
   )
 }

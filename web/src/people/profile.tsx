@@ -3,7 +3,7 @@ import { api, ApiError } from '../api/client'
 import type { components } from '../api/schema'
 import { useLoad } from '../hooks/use-load'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading, Title } from '../components/ui'
+import { Alert, Loaded, Title } from '../components/ui'
 import { PersonLink } from '../components/links'
 import { draftOf, ProfileFields, updateOf } from './profile-fields'
 
@@ -92,9 +92,7 @@ export default function Profile() {
   return (
     <>
       <Title>Your profile</Title>
-      {own.state === 'loading' && <Loading />}
-      {own.state === 'failed' && <Alert>{own.error}</Alert>}
-      {own.state === 'ready' && !own.data && <p>You have no profile: no department record is linked to your account.</p>}
+      <Loaded state={own}>{(data) => !data && <p>You have no profile: no department record is linked to your account.</p>}</Loaded>
       {own.state === 'ready' && own.data && <Editor initial={own.data} />}
     </>
   )

@@ -5,7 +5,7 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router'
 import { api, ApiError } from '../api/client'
 import { useLoad } from '../hooks/use-load'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading, Title } from '../components/ui'
+import { Alert, Loaded, Title } from '../components/ui'
 import { HistoryPanel, recordHistory } from '../history'
 import { adminClasses, getRecord, managed, updateRecord, createRecord, type ClassInfo, type Managed, type Row } from './catalog'
 import { recordsPath } from '../components/links'
@@ -47,9 +47,7 @@ export default function RecordForm() {
     <>
       <Title>{title}</Title>
       <p><Link to={recordsPath(name)}>{`All ${name} records`}</Link></p>
-      {loaded.state === 'loading' && <Loading />}
-      {loaded.state === 'failed' && <Alert>{loaded.error}</Alert>}
-      {loaded.state === 'ready' && !loaded.data.cls && <Alert>{`${name} has no record route these pages can manage.`}</Alert>}
+      <Loaded state={loaded}>{(data) => !data.cls && <Alert>{`${name} has no record route these pages can manage.`}</Alert>}</Loaded>
       {loaded.state === 'ready' && loaded.data.cls && loaded.data.form && (
         <ClassesContext.Provider value={loaded.data.all}>
           <Editor key={id ?? 'new'} name={name} cls={loaded.data.cls} form={loaded.data.form} record={loaded.data.record} />

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { Link, useParams, useSearchParams } from 'react-router'
 import { useLoad } from '../hooks/use-load'
-import { Alert, Loading, Title } from '../components/ui'
+import { Alert, Loaded, Title } from '../components/ui'
 import { adminClasses, labelOf, listRecords, listRoutes, managed, words, type Managed, type Row } from './catalog'
 import { recordsPath } from '../components/links'
 
@@ -46,9 +46,7 @@ export default function RecordsList() {
   return (
     <>
       <Title>{`${name} records`}</Title>
-      {loaded.state === 'loading' && <Loading />}
-      {loaded.state === 'failed' && <Alert>{loaded.error}</Alert>}
-      {loaded.state === 'ready' && !loaded.data.cls && <Alert>{`${name} has no record route these pages can manage.`}</Alert>}
+      <Loaded state={loaded}>{(data) => !data.cls && <Alert>{`${name} has no record route these pages can manage.`}</Alert>}</Loaded>
       {loaded.state === 'ready' && loaded.data.cls && loaded.data.page && (
         <>
           <NewLinks cls={loaded.data.cls} all={loaded.data.all.map((c) => managed(loaded.data.all, c.name)).filter((c) => c !== undefined)} />

@@ -5,7 +5,7 @@ import { domainOf, type Domain } from '../lib/domains'
 import { majorPlanTitle } from './titles'
 import { useLoad } from '../hooks/use-load'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading, Title } from '../components/ui'
+import { Alert, Loaded, Title } from '../components/ui'
 import { PersonPicker } from '../components/person-picker'
 import { HistoryPanel } from '../history'
 
@@ -114,20 +114,18 @@ export default function Approval() {
     <>
       <Title>{title}</Title>
       <p><Link to="/approvals">Back to approvals</Link></p>
-      {entity.state === 'loading' && <Loading />}
-      {entity.state === 'failed' && <Alert>{entity.error}</Alert>}
-      {entity.state === 'ready' && (
+      <Loaded state={entity}>{(data) => (
         <>
           <dl>
             <dt>Domain</dt><dd>{domain!.label}</dd>
-            {shown(entity.data, plan ? ['plan', 'student'] : []).map(([name, value]) => <div key={name}><dt>{name}</dt><dd>{value}</dd></div>)}
+            {shown(data, plan ? ['plan', 'student'] : []).map(([name, value]) => <div key={name}><dt>{name}</dt><dd>{value}</dd></div>)}
             {plan && (
               <>
                 <div><dt>plan</dt><dd><Link to={`/students/${encodeURIComponent(plan.student)}/plans`}>{(names.state === 'ready' && names.data?.planName) || plan.plan}</Link></dd></div>
                 <div><dt>student</dt><dd><Link to={`/students/${encodeURIComponent(plan.student)}/progress`}>{(names.state === 'ready' && names.data?.studentName) || plan.student}</Link>: degree progress</dd></div>
               </>
             )}
-            {entity.data.instance && <><dt>Stage</dt><dd>{entity.data.instance.current_stage} (round {entity.data.instance.round}, {entity.data.instance.status})</dd></>}
+            {data.instance && <><dt>Stage</dt><dd>{data.instance.current_stage} (round {data.instance.round}, {data.instance.status})</dd></>}
           </dl>
           <form onSubmit={(event) => { void decide(decisions[0]!, event) }} aria-labelledby="decide">
             <h2 id="decide">Your decision</h2>
@@ -141,7 +139,7 @@ export default function Approval() {
             </div>
           </form>
         </>
-      )}
+      )}</Loaded>
       {outcome && (outcome.ok ? <p role="status">{outcome.text}</p> : <Alert>{outcome.text}</Alert>)}
       {/* The entity's changes, read-only (no restore route): its `/revisions`, as its `/history` is the
           approvals' actions. A decision that changes the entity makes a new version: read again. */}

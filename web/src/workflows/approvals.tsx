@@ -3,7 +3,7 @@ import { domainOf, domains } from '../lib/domains'
 import { mergeInbox } from './inbox'
 import { inboxTitle } from './titles'
 import { useLoad } from '../hooks/use-load'
-import { Alert, Loading, Title } from '../components/ui'
+import { Alert, Loaded, Title } from '../components/ui'
 import { fetchQueues } from './queues'
 import { day } from '../lib/dates'
 
@@ -27,11 +27,9 @@ export default function Approvals() {
           {domains.map((d) => <option key={d.key} value={d.key}>{d.label}</option>)}
         </select>
       </div>
-      {inbox.state === 'loading' && <Loading />}
-      {inbox.state === 'failed' && <Alert>{inbox.error}</Alert>}
-      {inbox.state === 'ready' && (
+      <Loaded state={inbox}>{(inboxData) => (
         <>
-          {inbox.data.failures.map((f) => <Alert key={f.domain}>{domainOf(f.domain)!.label}: {f.error}</Alert>)}
+          {inboxData.failures.map((f) => <Alert key={f.domain}>{domainOf(f.domain)!.label}: {f.error}</Alert>)}
           {rows.length === 0 ? <p>{filter ? `No ${domainOf(filter)!.label.toLowerCase()} request awaits your decision.` : 'Nothing awaits your decision.'}</p> : (
             // Below 40rem each row is a block whose cells carry their column's name (style.css, table.stack).
             <table className="stack inbox">
@@ -53,9 +51,9 @@ export default function Approvals() {
               </tbody>
             </table>
           )}
-          {inbox.data.more > 0 && <p>{inbox.data.more} more are not shown; decide on these first.</p>}
+          {inboxData.more > 0 && <p>{inboxData.more} more are not shown; decide on these first.</p>}
         </>
-      )}
+      )}</Loaded>
     </>
   )
 }
