@@ -71,7 +71,11 @@ async function importOnce(deps: PublicationDeps, request: { personId?: string },
   try {
     const everyone = await departmentAuthors(deps)
     const people = request.personId === undefined ? everyone.filter((p) => p.type === 'Faculty') : everyone.filter((p) => p._id === request.personId)
-    const authors: DepartmentAuthor[] = everyone.map((p) => ({ _id: p._id, openalex_id: p.bibliography_source_id as string | undefined, orcid: p.researcher_registry_id as string | undefined }))
+    const authors: DepartmentAuthor[] = everyone.map((p) => ({
+      _id: p._id,
+      ...(typeof p.bibliography_source_id === 'string' ? { openalex_id: p.bibliography_source_id } : {}),
+      ...(typeof p.researcher_registry_id === 'string' ? { orcid: p.researcher_registry_id } : {}),
+    }))
     const rejected = await deps.records.find(deps.schema.class('RejectedWork')!, {})
     const rejections = { workIds: new Set(rejected.map((r) => String(r.work_id))), dois: new Set(rejected.flatMap((r) => (typeof r.doi === 'string' ? [r.doi] : []))) }
     const existing: StoredPublication[] = await deps.records.find(deps.schema.class('Publication')!, {})

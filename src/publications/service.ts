@@ -3,7 +3,7 @@ import { normalizeDoi } from '../domain/publications/normalize.js'
 import { PermissionDenied } from '../errors.js'
 import { isAdmin, type People } from '../privacy/relations.js'
 import type { ApiRecord, RecordService, WriteBy } from '../records/service.js'
-import { importedWorkId, withEditedFields } from './user-edits.js'
+import { importedWorkId, isPublication, withEditedFields } from './user-edits.js'
 
 export const ownershipRule = "Permission denied: only the publication's department authors (dept_authors), a holder of manage_profiles or an admin may change or delete it"
 
@@ -20,7 +20,7 @@ export class PublicationService {
 
   async assertOwner(principal: Principal, publication: ApiRecord): Promise<void> {
     if (isAdmin(principal) || (principal.kind === 'user' && principal.permissions.has('manage_profiles'))) return
-    const authors = Array.isArray(publication.dept_authors) ? publication.dept_authors : []
+    const authors = isPublication(publication) ? publication.dept_authors : []
     const me = authors.length ? await this.people.linkedPerson(principal) : null
     if (!me || !authors.includes(me._id)) throw new PermissionDenied(ownershipRule)
   }
@@ -45,9 +45,8 @@ export class PublicationService {
    */
   private async reject(publication: ApiRecord, by: WriteBy): Promise<void> {
     const workId = importedWorkId(publication)
-    if (!workId || (await this.records.get(`RejectedWork/${workId}`))) return
-    const doi = normalizeDoi(typeof publication.doi === 'string' ? publication.doi : undefined)
-    const title = typeof publication.title === 'string' ? publication.title.slice(0, 2000) : undefined
-    await this.records.create('RejectedWork', { work_id: workId, ...(doi ? { doi } : {}), ...(title ? { title } : {}), rejected_at: this.now().toISOString() }, { actor: by.actor, key: workId })
+    if (!workId || !isPublication(publication) || (await this.records.get(`RejectedWork/${workId}`))) return
+    const doi = normalizeDoi(publication.doi)
+    await this.records.create('RejectedWork', { work_id: workId, ...(doi ? { doi } : {}), title: publication.title.slice(0, 2000), rejected_at: this.now().toISOString() }, { actor: by.actor, key: workId })
   }
 }

@@ -47,11 +47,13 @@ export async function listFilter(schema: CompiledSchema, records: RecordService,
         break
       case '@offered_in': {
         const sections = await records.find(schema.class('Section')!, { term: String(value) })
-        clauses.push({ _id: { $in: [...new Set(sections.map((s) => s.course as string))] } })
+        clauses.push({ _id: { $in: [...new Set(sections.flatMap((s) => (typeof s.course === 'string' ? [s.course] : [])))] } })
         break
       }
       default:
-        clauses.push(where(meaning, value as string | number | boolean))
+        // The route's query schema allows one scalar per filter; anything else (an operator object) is refused here too.
+        if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new ValidationFailed(`'${param}' must be one value`)
+        clauses.push(where(meaning, value))
     }
   }
   return clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0]! : { $and: clauses }
