@@ -10,27 +10,15 @@ import { loadConfig } from '../../src/config.js'
 import { runPublicationImport } from '../../src/publications/import.js'
 import { OpenAlexClient } from '../../src/publications/openalex/client.js'
 import type { ImportEvent } from '../../src/publications/outcomes.js'
-import type { CarriedEvents } from '../../src/records/carried.js'
+import { heldAfterLanding, quietContext } from './held-run.js'
 
 const app = await buildApp(loadConfig())
 const actor = { id: 'seed', name: 'Test set-up', via: 'test' }
 const ada = await app.records.create('Faculty', { first_name: 'Ada', last_name: 'Author', email: process.env.AUTHOR_EMAIL!, bibliography_source_id: 'A1' }, { actor })
 console.log(`author ${ada._id}`)
-const events = {
-  carry(event: ImportEvent): CarriedEvents {
-    const carried = app.outcomes.imports.carry(event)
-    return {
-      fields: carried.fields,
-      async publish(recordId: string) {
-        console.log(`landed ${recordId}`)
-        await new Promise(() => {})
-      },
-    }
-  },
-}
-const log = { info: () => {}, warn: () => {}, error: () => {} }
+const events = { carry: (event: ImportEvent) => heldAfterLanding(app.outcomes.imports.carry(event)) }
 await runPublicationImport(
   { records: app.records, schema: app.schema, openalex: new OpenAlexClient(app.config.openalex), invalidate: () => {}, events },
-  { personId: ada._id }, { signal: new AbortController().signal, progress: async () => {}, log },
+  { personId: ada._id }, quietContext,
 )
 console.log('finished without stopping')

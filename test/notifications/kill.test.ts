@@ -10,6 +10,7 @@ import { Redis } from 'ioredis'
 import { freePort, mintToken, startServer } from '../process/server-process.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { smtpServer } from './smtp.js'
+import { twoMoreSweeps, until } from './recovery.js'
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
 
@@ -22,23 +23,6 @@ async function removeKeys(prefix: string): Promise<void> {
     cursor = next
   } while (cursor !== '0')
   await redis.quit()
-}
-
-/**
- * Long enough for the slowest recovery: a kill that came after the dead process had claimed the email
- * leaves a claim the sweep takes back only once it is a minute old (claimTimeoutMs), at a sweep that runs
- * once a minute; with a busy machine's start-up on top, that can be two minutes and more.
- */
-const recoveryMs = 180_000
-
-async function until<T>(check: () => Promise<T | null | undefined | false>, what: string): Promise<T> {
-  const deadline = Date.now() + recoveryMs
-  for (;;) {
-    const value = await check()
-    if (value) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
 }
 
 for (const driver of ['embedded', 'bullmq'] as const) {
@@ -83,14 +67,8 @@ for (const driver of ['embedded', 'bullmq'] as const) {
     const toFay = () => smtp.received.filter((m) => m.to.includes('fay@dept.edu'))
     await until(async () => toFay().length >= 1, 'the advisor\'s email')
     await until(async () => ((await fay('GET', '/api/notifications')).json.total ?? 0) >= 1, 'the advisor\'s in-app notification')
-    // The sweep every second: two runs after the email arrived must send nothing more.
-    t.equal((await admin('POST', '/api/schedulers/maintenance', { id: 'sweep-notifications', every: 1000 })).status, 200)
-    const sweeps = async () => {
-      const page = (await admin('GET', '/api/admin/jobs?queue=maintenance&state=completed&limit=100')).json as { items: { name: string }[] }
-      return page.items.filter((job) => job.name === 'sweep-notifications').length
-    }
-    const before = await sweeps()
-    await until(async () => (await sweeps()) >= before + 2, 'two more sweeps')
+    // After the email arrived, two more sweeps must send nothing more.
+    await twoMoreSweeps(t, admin)
     t.equal(toFay().length, 1, 'exactly one email to the advisor')
     t.match(toFay()[0]!.text, encodeURIComponent(id), 'it links to the request')
     const inApp = (await fay('GET', '/api/notifications')).json as { total: number; items: { type: string; subject: string }[] }

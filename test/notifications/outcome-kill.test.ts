@@ -20,24 +20,12 @@ import { tempDir } from '../helpers/temp-dir.js'
 import { freePort, mintToken, projectRoot, startServer } from '../process/server-process.js'
 import { startReceiver } from './receiver.js'
 import { fixtureServer, sendJson } from '../helpers/fixture-server.js'
+import { twoMoreSweeps, until, type Caller } from './recovery.js'
 
 // Three starts of the service and one of the sync's process, on a busy machine or on FerretDB.
 t.setTimeout(600_000)
 
 const mongodbUrl = process.env.MONGODB_URL
-/** Recovery includes a start of the service on a loaded machine: deadlines are generous, never asserted. */
-const recoveryMs = 180_000
-
-async function until<T>(check: () => Promise<T | null | undefined | false>, what: string): Promise<T> {
-  const deadline = Date.now() + recoveryMs
-  for (;;) {
-    const value = await check()
-    if (value) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
-
 /** One database per data directory on the MongoDB-wire server, dropped at the end; nothing on the embedded store. */
 async function storeEnv(t: Test): Promise<{ PORT: string; DATA_DIR: string } & Record<string, string>> {
   let database: string | undefined
@@ -81,19 +69,6 @@ function killedAfterItsRecord(script: string, env: Record<string, string>): Prom
   })
   child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString() })
   return new Promise((resolve) => child.on('exit', (_code, signal) => resolve({ runId, signal, output })))
-}
-
-type Caller = (method: string, path: string, body?: unknown) => Promise<{ status: number; json: Record<string, unknown> }>
-
-/** The sweep every second, until it has run twice more: after the event went out, it must tell nothing more. */
-async function twoMoreSweeps(t: Test, admin: Caller): Promise<void> {
-  t.equal((await admin('POST', '/api/schedulers/maintenance', { id: 'sweep-notifications', every: 1000 })).status, 200)
-  const sweeps = async () => {
-    const page = (await admin('GET', '/api/admin/jobs?queue=maintenance&state=completed&limit=100')).json as { items: { name: string }[] }
-    return page.items.filter((job) => job.name === 'sweep-notifications').length
-  }
-  const before = await sweeps()
-  await until(async () => (await sweeps()) >= before + 2, 'two more sweeps')
 }
 
 t.test(`a sync killed right after its SyncRun record is written is told once, in the app and by webhook (${mongodbUrl ? 'MongoDB' : 'embedded'})`, async (t) => {

@@ -7,26 +7,14 @@
  */
 import { runCampusSync } from '../../src/campus-sync/runner.js'
 import type { SyncEvent } from '../../src/campus-sync/outcomes.js'
-import type { CarriedEvents } from '../../src/records/carried.js'
+import { heldAfterLanding, quietContext } from './held-run.js'
 import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 
 const app = await buildApp(loadConfig())
-const events = {
-  async carry(event: SyncEvent): Promise<CarriedEvents> {
-    const carried = await app.outcomes.syncs.carry(event)
-    return {
-      fields: carried.fields,
-      async publish(recordId: string) {
-        console.log(`landed ${recordId}`)
-        await new Promise(() => {})
-      },
-    }
-  },
-}
-const log = { info: () => {}, warn: () => {}, error: () => {} }
+const events = { carry: async (event: SyncEvent) => heldAfterLanding(await app.outcomes.syncs.carry(event)) }
 await runCampusSync(
   { records: app.records, schema: app.schema, enrollments: app.enrollments, auditLog: app.auditLog, secrets: app.secrets, events },
-  { kind: 'courses' }, { signal: new AbortController().signal, progress: async () => {}, log },
+  { kind: 'courses' }, quietContext,
 )
 console.log('finished without stopping')
