@@ -1,8 +1,7 @@
-import { useEffect, useEffectEvent } from 'react'
-import { api } from '../api/client'
 import type { components } from '../api/schema'
 import { Alert, Loading, ProgressBar } from '../components/ui'
-import { running, usePolled } from '../hooks/use-polled'
+import { useJob } from '../hooks/use-job'
+import { running } from '../hooks/use-polled'
 
 type Job = components['schemas']['Job']
 
@@ -11,11 +10,8 @@ type Job = components['schemas']['Job']
  * written"). `ended` gets the job as it finished, once.
  */
 export function BackupRun({ jobId, ended }: { jobId: string; ended: (job: Job) => void }) {
-  const [job] = usePolled(() => api('get', '/api/admin/jobs/{jobId}', { path: { jobId } }), [jobId], running)
-  const finished = job.state === 'ready' && !running(job.data) ? job.data : null
-  // The page's latest `ended`, called once: polling stops when the job has ended, so `finished` stays.
-  const onEnded = useEffectEvent(ended)
-  useEffect(() => { if (finished) onEnded(finished) }, [finished])
+  const job = useJob(jobId, ended)
+  const finished = job.state === 'ready' && !running(job.data)
   if (job.state === 'loading') return <Loading />
   if (job.state === 'failed') return <Alert>{job.error}</Alert>
   if (finished) return null

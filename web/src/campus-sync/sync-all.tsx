@@ -1,9 +1,9 @@
-import { useEffect, useEffectEvent, useState } from 'react'
+import { useState } from 'react'
 import { api } from '../api/client'
 import { messageOf } from '../lib/errors'
 import { Alert, Loading } from '../components/ui'
 import { JobBar } from '../components/job-bar'
-import { running, usePolled } from '../hooks/use-polled'
+import { useJob } from '../hooks/use-job'
 
 interface RunSummary { readonly kind: string; readonly status: string; readonly errors: number; readonly message?: string }
 
@@ -13,10 +13,7 @@ function runsOf(result: Record<string, unknown> | null | undefined): RunSummary[
 
 /** The complete sync's job while it runs, then its outcome: each kind's run and the errors over them. */
 function Progress({ jobId, ended }: { jobId: string; ended: () => void }) {
-  const [job] = usePolled(() => api('get', '/api/admin/jobs/{jobId}', { path: { jobId } }), [jobId], running)
-  const done = job.state === 'ready' && !running(job.data)
-  const onEnded = useEffectEvent(ended)
-  useEffect(() => { if (done) onEnded() }, [done])
+  const job = useJob(jobId, ended)
   if (job.state === 'loading') return <Loading />
   if (job.state === 'failed') return <Alert>{job.error}</Alert>
   const { result } = job.data

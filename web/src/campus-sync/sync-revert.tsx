@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { api } from '../api/client'
 import { revertOpWords, revertReportOf, type RevertReport } from './revert-report'
 import { ScrollRegion } from '../components/scroll-region'
@@ -6,7 +6,8 @@ import { when } from '../lib/dates'
 import { messageOf } from '../lib/errors'
 import { Alert, Loading } from '../components/ui'
 import { JobBar } from '../components/job-bar'
-import { running, usePolled } from '../hooks/use-polled'
+import { useJob } from '../hooks/use-job'
+import { running } from '../hooks/use-polled'
 
 /** One revert job: its dry run first, then, once confirmed, the real one. */
 interface Stage {
@@ -68,10 +69,8 @@ async function queueRevert(run: string, dryRun: boolean): Promise<Stage> {
 
 /** A revert job followed until it ends, then its report; a dry run's offers the real revert. */
 function Followed({ stage, confirm, close, ended }: { stage: Stage; confirm: () => void; close: () => void; ended: () => void }) {
-  const [job] = usePolled(() => api('get', '/api/admin/jobs/{jobId}', { path: { jobId: stage.jobId } }), [stage.jobId], running)
+  const job = useJob(stage.jobId, () => { if (!stage.dryRun) ended() })
   const done = job.state === 'ready' && !running(job.data)
-  const onEnded = useEffectEvent(() => { if (!stage.dryRun) ended() })
-  useEffect(() => { if (done) onEnded() }, [done])
   if (job.state === 'loading') return <Loading />
   if (job.state === 'failed') return <Alert>{job.error}</Alert>
   const report = done ? revertReportOf(job.data.result) : null

@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
 import { ScrollRegion } from '../components/scroll-region'
@@ -7,7 +7,7 @@ import { when } from '../lib/dates'
 import { messageOf } from '../lib/errors'
 import { Alert, Loading, Title } from '../components/ui'
 import { JobBar } from '../components/job-bar'
-import { running, usePolled } from '../hooks/use-polled'
+import { useJob } from '../hooks/use-job'
 import { SyncAll } from './sync-all'
 import { SyncConfig } from './sync-config'
 import { changesOf, SyncDiff } from './sync-diff'
@@ -44,10 +44,7 @@ function Terms({ version }: { version: number }) {
 
 /** The job a run was given, followed while it runs; a dry run's diff once it has finished. */
 function Watched({ jobId, ended }: { jobId: string; ended: () => void }) {
-  const [job] = usePolled(() => api('get', '/api/admin/jobs/{jobId}', { path: { jobId } }), [jobId], running)
-  const done = job.state === 'ready' && !running(job.data)
-  const onEnded = useEffectEvent(ended)
-  useEffect(() => { if (done) onEnded() }, [done])
+  const job = useJob(jobId, ended)
   if (job.state === 'loading') return <Loading />
   if (job.state === 'failed') return <Alert>{job.error}</Alert>
   const { result } = job.data
