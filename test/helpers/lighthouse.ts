@@ -10,8 +10,9 @@ export type Category = (typeof categories)[number]
 /**
  * Lighthouse's defaults, written out so a reader need not know them: a mid-range phone (mobile form
  * factor and screen), a slow 4G network and a CPU four times slower, applied by simulation (Lantern
- * models the throttled load from the trace of an unthrottled one). A simulated score depends on what
- * the page loads and in what order, far less on how busy the machine is than a throttled load would.
+ * models the throttled load from the trace of an unthrottled one). A simulated score depends mostly on
+ * what the page loads and in what order; the trace's CPU time is still the machine's, so a busy machine
+ * moves it, though less than it moves a throttled load.
  */
 export const flags: Flags = {
   formFactor: 'mobile',
@@ -53,7 +54,7 @@ export async function launchLighthouse(): Promise<Lighthouse> {
   const chrome: LaunchedChrome = await launch({
     chromePath: chromiumPath,
     chromeFlags: ['--headless=new', ...chromiumArgs],
-    // chrome-launcher's default profile flags, with no extensions or first-run UI.
+    // Its default gives Chromium 25 s to open the debugging port; a busy machine can take longer.
     maxConnectionRetries: 120,
   })
   let browser: Browser | undefined
@@ -84,7 +85,7 @@ export async function launchLighthouse(): Promise<Lighthouse> {
       const page = await connected.newPage()
       try {
         await page.goto(link, { timeout })
-        // Polled with plain evaluations: the page's CSP forbids the string functions waitForFunction sends.
+        // Polled with evaluations over the debugging protocol, which the page's CSP (no eval) does not govern.
         for (let waited = 0; await page.evaluate("document.querySelector('main h1')?.textContent") !== 'Dashboard'; waited += 100) {
           if (waited > timeout) throw new Error(`signing in through ${new URL(link).pathname} never showed the dashboard (the page is at ${page.url()})`)
           await sleep(100)
@@ -115,7 +116,7 @@ function describeItem(item: Record<string, unknown>): string {
   const node = item.node as { selector?: string; snippet?: string; explanation?: string } | undefined
   if (node) return [node.selector, node.snippet, node.explanation].filter(Boolean).join(' ')
   const parts: string[] = []
-  for (const key of ['url', 'description', 'source', 'label', 'wastedBytes', 'wastedMs', 'totalBytes']) {
+  for (const key of ['url', 'reason', 'description', 'source', 'label', 'wastedBytes', 'wastedMs', 'totalBytes']) {
     const value = item[key]
     if (value === undefined || value === null) continue
     parts.push(typeof value === 'object' ? `${key}: ${JSON.stringify(value).slice(0, 200)}` : `${key}: ${String(value)}`)

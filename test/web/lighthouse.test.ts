@@ -9,8 +9,8 @@ import { categories, describeFailing, failingAudits, launchLighthouse, type Cate
  * `npm start`'s flags) on the seeded sample department, each page signed in as whoever uses it: the
  * student's dashboard and degree progress, the department admin's inbox, the admin's course records. A
  * phone, as Lighthouse scores by default, with simulated throttling: the performance score is modelled
- * from what the page loads and in what order, so a busy machine moves it far less than measured
- * throttling would. What each category must reach:
+ * from what the page loads and in what order, so a busy machine moves it less than it would move a
+ * throttled load (docs/performance.md, "Lighthouse"). What each category must reach:
  */
 const floors: Readonly<Partial<Record<Category, number>>> = { accessibility: 1, 'best-practices': 0.95, performance: 0.9 }
 
