@@ -4,7 +4,7 @@ import type { operations } from '../api/schema'
 import { useMe } from '../session/me'
 import { useLoad } from '../hooks/use-load'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading, Title } from '../components/ui'
+import { Alert, Loaded, Title } from '../components/ui'
 import { when } from '../lib/dates'
 
 type Grantable = operations['createApiKey']['requestBody']['content']['application/json']['permissions'][number]
@@ -82,15 +82,13 @@ export default function ApiKeys() {
         </section>
       )}
       <h2>Your keys</h2>
-      {keys.state === 'loading' && <Loading />}
-      {keys.state === 'failed' && <Alert>{keys.error}</Alert>}
-      {keys.state === 'ready' && (keys.data.items.length === 0 ? <p>You have no keys.</p> : (
+      <Loaded state={keys}>{(data) => (data.items.length === 0 ? <p>You have no keys.</p> : (
         <table>
           <thead>
             <tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Permissions</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Actions</th></tr>
           </thead>
           <tbody>
-            {keys.data.items.map((key) => (
+            {data.items.map((key) => (
               <tr key={key.id}>
                 <td>{key.name}</td>
                 <td><code>{key.prefix}</code></td>
@@ -107,7 +105,7 @@ export default function ApiKeys() {
             ))}
           </tbody>
         </table>
-      ))}
+      ))}</Loaded>
     </>
   )
 }

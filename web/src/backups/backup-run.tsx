@@ -1,5 +1,5 @@
 import type { components } from '../api/schema'
-import { Alert, Loading, ProgressBar } from '../components/ui'
+import { Pending, ProgressBar } from '../components/ui'
 import { useJob } from '../hooks/use-job'
 import { running } from '../hooks/use-polled'
 
@@ -12,8 +12,7 @@ type Job = components['schemas']['Job']
 export function BackupRun({ jobId, ended }: { jobId: string; ended: (job: Job) => void }) {
   const job = useJob(jobId, ended)
   const finished = job.state === 'ready' && !running(job.data)
-  if (job.state === 'loading') return <Loading />
-  if (job.state === 'failed') return <Alert>{job.error}</Alert>
+  if (job.state !== 'ready') return <Pending state={job} />
   if (finished) return null
   const { progress, state } = job.data
   return (

@@ -4,7 +4,7 @@ import type { components } from '../api/schema'
 import { backupOutcomeOf, everyText, outcomeText, type BackupList } from './text'
 import { when } from '../lib/dates'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading, Title } from '../components/ui'
+import { Alert, Pending, Title } from '../components/ui'
 import { BackupRun } from './backup-run'
 import { BackupTable } from './backup-table'
 import { usePolled } from '../hooks/use-polled'
@@ -93,8 +93,7 @@ export default function Backups() {
     }
   }
 
-  if (list.state === 'loading') return <><Title>Backups</Title><Loading /></>
-  if (list.state === 'failed') return <><Title>Backups</Title><Alert>{list.error}</Alert></>
+  if (list.state !== 'ready') return <Pending title="Backups" state={list} />
   return (
     <>
       <Title>Backups</Title>

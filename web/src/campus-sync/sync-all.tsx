@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { api } from '../api/client'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading } from '../components/ui'
+import { Alert, Pending } from '../components/ui'
 import { JobBar } from '../components/job-bar'
 import { useJob } from '../hooks/use-job'
 
@@ -14,8 +14,7 @@ function runsOf(result: Record<string, unknown> | null | undefined): RunSummary[
 /** The complete sync's job while it runs, then its outcome: each kind's run and the errors over them. */
 function Progress({ jobId, ended }: { jobId: string; ended: () => void }) {
   const job = useJob(jobId, ended)
-  if (job.state === 'loading') return <Loading />
-  if (job.state === 'failed') return <Alert>{job.error}</Alert>
+  if (job.state !== 'ready') return <Pending state={job} />
   const { result } = job.data
   const runs = runsOf(result)
   const message = typeof result?.message === 'string' ? result.message : null

@@ -4,7 +4,7 @@ import { revertOpWords, revertReportOf, type RevertReport } from './revert-repor
 import { ScrollRegion } from '../components/scroll-region'
 import { when } from '../lib/dates'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading } from '../components/ui'
+import { Alert, Loading, Pending } from '../components/ui'
 import { JobBar } from '../components/job-bar'
 import { useJob } from '../hooks/use-job'
 import { running } from '../hooks/use-polled'
@@ -71,8 +71,7 @@ async function queueRevert(run: string, dryRun: boolean): Promise<Stage> {
 function Followed({ stage, confirm, close, ended }: { stage: Stage; confirm: () => void; close: () => void; ended: () => void }) {
   const job = useJob(stage.jobId, () => { if (!stage.dryRun) ended() })
   const done = job.state === 'ready' && !running(job.data)
-  if (job.state === 'loading') return <Loading />
-  if (job.state === 'failed') return <Alert>{job.error}</Alert>
+  if (job.state !== 'ready') return <Pending state={job} />
   const report = done ? revertReportOf(job.data.result) : null
   return (
     <>

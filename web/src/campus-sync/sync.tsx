@@ -5,7 +5,7 @@ import { ScrollRegion } from '../components/scroll-region'
 import { useLoad } from '../hooks/use-load'
 import { when } from '../lib/dates'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading, Title } from '../components/ui'
+import { Alert, Loaded, Pending, Title } from '../components/ui'
 import { JobBar } from '../components/job-bar'
 import { useJob } from '../hooks/use-job'
 import { SyncAll } from './sync-all'
@@ -23,21 +23,19 @@ function Terms({ version }: { version: number }) {
   return (
     <section aria-labelledby="sync-terms">
       <h2 id="sync-terms">Terms</h2>
-      {terms.state === 'loading' && <Loading />}
-      {terms.state === 'failed' && <Alert>{terms.error}</Alert>}
-      {terms.state === 'ready' && (terms.data.items.length === 0 ? <p>The source has no terms.</p> : (
+      <Loaded state={terms}>{(data) => (data.items.length === 0 ? <p>The source has no terms.</p> : (
         <ScrollRegion label="The source's terms">
           <table>
             <caption>The source's terms</caption>
             <thead><tr><th scope="col">Code</th><th scope="col">Title</th><th scope="col">Start</th><th scope="col">End</th><th scope="col">In the source</th><th scope="col">Synced</th></tr></thead>
             <tbody>
-              {terms.data.items.map((term) => (
+              {data.items.map((term) => (
                 <tr key={term.code}><td>{term.code}</td><td>{term.title ?? '—'}</td><td>{term.start ?? '—'}</td><td>{term.end ?? '—'}</td><td>{term.in_source ? 'yes' : 'no'}</td><td>{term.synced ? 'yes' : 'no'}</td></tr>
               ))}
             </tbody>
           </table>
         </ScrollRegion>
-      ))}
+      ))}</Loaded>
     </section>
   )
 }
@@ -45,8 +43,7 @@ function Terms({ version }: { version: number }) {
 /** The job a run was given, followed while it runs; a dry run's diff once it has finished. */
 function Watched({ jobId, ended }: { jobId: string; ended: () => void }) {
   const job = useJob(jobId, ended)
-  if (job.state === 'loading') return <Loading />
-  if (job.state === 'failed') return <Alert>{job.error}</Alert>
+  if (job.state !== 'ready') return <Pending state={job} />
   const { result } = job.data
   const changes = changesOf(result)
   const message = result && typeof result.message === 'string' ? result.message : null
@@ -123,12 +120,10 @@ function Runs({ version, revert }: { version: number; revert: (id: string) => vo
   return (
     <section aria-labelledby="sync-runs">
       <h2 id="sync-runs">Runs</h2>
-      {runs.state === 'loading' && <Loading />}
-      {runs.state === 'failed' && <Alert>{runs.error}</Alert>}
-      {runs.state === 'ready' && (runs.data.items.length === 0 ? <p>No runs yet.</p> : (
-        <ScrollRegion label={`${runs.data.total} ${runs.data.total === 1 ? 'run' : 'runs'}, newest first`}>
+      <Loaded state={runs}>{(data) => (data.items.length === 0 ? <p>No runs yet.</p> : (
+        <ScrollRegion label={`${data.total} ${data.total === 1 ? 'run' : 'runs'}, newest first`}>
           <table>
-            <caption>{runs.data.total} {runs.data.total === 1 ? 'run' : 'runs'}, newest first</caption>
+            <caption>{data.total} {data.total === 1 ? 'run' : 'runs'}, newest first</caption>
             <thead>
               <tr>
                 <th scope="col">Kind</th><th scope="col">Term</th><th scope="col">Dry run</th><th scope="col">Status</th><th scope="col">Started</th><th scope="col">Finished</th>
@@ -137,7 +132,7 @@ function Runs({ version, revert }: { version: number; revert: (id: string) => vo
               </tr>
             </thead>
             <tbody>
-              {runs.data.items.map((run) => (
+              {data.items.map((run) => (
                 <tr key={run._id}>
                   <td>{run.kind}</td><td>{run.term ?? 'all'}</td><td>{run.dry_run ? 'yes' : 'no'}</td>
                   <td>{run.status}{run.message && `: ${run.message}`}</td><td>{when(run.started_at)}</td><td>{when(run.finished_at)}</td>
@@ -149,7 +144,7 @@ function Runs({ version, revert }: { version: number; revert: (id: string) => vo
             </tbody>
           </table>
         </ScrollRegion>
-      ))}
+      ))}</Loaded>
     </section>
   )
 }

@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
 import { useLoad } from '../hooks/use-load'
-import { Alert, Loading, Title } from '../components/ui'
+import { Pending, Title } from '../components/ui'
 import { HistoryPanel, recordHistory } from '../history'
 import { coursePath } from '../components/links'
 
@@ -18,8 +18,7 @@ function Prerequisite({ id }: { id: string }) {
 
 function Sections({ course }: { course: string }) {
   const sections = useLoad(() => api('get', '/api/courses/{id}/sections', { path: { id: course }, query: { limit: sectionLimit } }), [course])
-  if (sections.state === 'loading') return <Loading />
-  if (sections.state === 'failed') return <Alert>{sections.error}</Alert>
+  if (sections.state !== 'ready') return <Pending state={sections} />
   const { items, total } = sections.data
   if (items.length === 0) return <p>No sections are offered.</p>
   return (
@@ -43,9 +42,7 @@ function Sections({ course }: { course: string }) {
 export default function CoursePage() {
   const id = useParams().id ?? ''
   const course = useLoad(() => api('get', '/api/courses/{id}', { path: { id } }), [id])
-  if (course.state !== 'ready') {
-    return <><Title>Course</Title>{course.state === 'loading' ? <Loading /> : <Alert>{course.error}</Alert>}</>
-  }
+  if (course.state !== 'ready') return <Pending title="Course" state={course} />
   return <Shown initial={course.data} />
 }
 

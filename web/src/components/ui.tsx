@@ -39,3 +39,16 @@ export function Loaded<T>({ state, children }: { state: LoadState<T> | { readonl
   if (state.state === 'failed') return <Alert>{state.error}</Alert>
   return <>{children(state.data)}</>
 }
+
+/**
+ * A load not answered yet, for a page that shows nothing else until it is: the page's heading (when
+ * given) over "Loading…" or the server's refusal.
+ */
+export function Pending({ title, state }: { title?: string; state: { readonly state: 'loading' } | { readonly state: 'failed'; readonly error: string } }) {
+  return (
+    <>
+      {title !== undefined && <Title>{title}</Title>}
+      {state.state === 'loading' ? <Loading /> : <Alert>{state.error}</Alert>}
+    </>
+  )
+}

@@ -4,7 +4,7 @@ import { api } from '../api/client'
 import type { components } from '../api/schema'
 import { useLoad } from '../hooks/use-load'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading, Title } from '../components/ui'
+import { Alert, Pending, Title } from '../components/ui'
 import { PlanEditor } from './plan-editor'
 import { PlanHistories } from './plan-history'
 import './planner.css'
@@ -44,8 +44,7 @@ export default function Plans() {
   const [newDegree, setNewDegree] = useState('')
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null)
 
-  if (loaded.state === 'loading') return <><Title>Study plans</Title><Loading /></>
-  if (loaded.state === 'failed') return <><Title>Study plans</Title><Alert>{loaded.error}</Alert></>
+  if (loaded.state !== 'ready') return <Pending title="Study plans" state={loaded} />
   const { courses, degrees } = loaded.data
   const plans = loaded.data.plans.map((p) => {
     const newer = saved[p._id]

@@ -2,7 +2,7 @@ import { Link, useParams } from 'react-router'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
 import { useLoad } from '../hooks/use-load'
-import { Alert, Loading, ProgressBar, Title } from '../components/ui'
+import { Pending, ProgressBar, Title } from '../components/ui'
 import { personTypes } from '../components/links'
 import { WhatIf } from './what-if'
 import './print.css'
@@ -60,8 +60,7 @@ function GroupCard({ group }: { group: Group }) {
 export default function ProgressPage() {
   const id = useParams().id ?? ''
   const progress = useLoad(() => api('get', '/api/students/{id}/degree-progress', { path: { id } }), [id])
-  if (progress.state === 'loading') return <><Title>Degree progress</Title><Loading /></>
-  if (progress.state === 'failed') return <><Title>Degree progress</Title><Alert>{progress.error}</Alert></>
+  if (progress.state !== 'ready') return <Pending title="Degree progress" state={progress} />
   const { student, degree, degree_source: source, overall_progress: overall, rules_satisfied: satisfied, rules_total: total, groups } = progress.data
   const name = `${student.first_name} ${student.last_name}`
   return (

@@ -2,7 +2,7 @@ import { useId, useState } from 'react'
 import { useParams } from 'react-router'
 import { api } from '../api/client'
 import { useLoad } from '../hooks/use-load'
-import { Alert, Loading, Title } from '../components/ui'
+import { Pending, Title } from '../components/ui'
 import { HistoryPanel } from '../history'
 
 function gpa(value: number | null): string {
@@ -16,8 +16,7 @@ export default function Transcript() {
   // transcript stays a transcript.
   const [open, setOpen] = useState<string | null>(null)
   const panelId = useId()
-  if (transcript.state === 'loading') return <><Title>Transcript</Title><Loading /></>
-  if (transcript.state === 'failed') return <><Title>Transcript</Title><Alert>{transcript.error}</Alert></>
+  if (transcript.state !== 'ready') return <Pending title="Transcript" state={transcript} />
   const { student, terms, cumulative } = transcript.data
   return (
     <>

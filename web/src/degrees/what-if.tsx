@@ -3,7 +3,7 @@ import { api } from '../api/client'
 import type { components } from '../api/schema'
 import { useLoad } from '../hooks/use-load'
 import { messageOf } from '../lib/errors'
-import { Alert, Loaded, Loading, ProgressBar } from '../components/ui'
+import { Loaded, Pending, ProgressBar } from '../components/ui'
 import type { LoadState } from '../hooks/use-load'
 
 type Progress = components['schemas']['DegreeProgress']
@@ -52,8 +52,7 @@ export function WhatIf({ student, current }: { student: string; current: Progres
     if (plan) askProjected(() => api('get', '/api/students/{id}/degree-progress', { path: { id: student }, query: { plan } }))
   }
 
-  if (choices.state === 'loading') return <Loading />
-  if (choices.state === 'failed') return <Alert>{choices.error}</Alert>
+  if (choices.state !== 'ready') return <Pending state={choices} />
   const [degrees, plans] = choices.data
   return (
     <>

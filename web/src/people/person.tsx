@@ -3,7 +3,7 @@ import { useParams } from 'react-router'
 import { api } from '../api/client'
 import type { components } from '../api/schema'
 import { useLoad } from '../hooks/use-load'
-import { Alert, Loaded, Loading, Title } from '../components/ui'
+import { Loaded, Pending, Title } from '../components/ui'
 import { HistoryPanel, recordHistory } from '../history'
 import { ExternalLink, PersonLink, personTypes } from '../components/links'
 
@@ -58,9 +58,7 @@ function Profile({ person }: { person: Person }) {
 export default function PersonPage() {
   const id = useParams().id ?? ''
   const person = useLoad(() => api('get', '/api/people/{id}', { path: { id } }), [id])
-  if (person.state !== 'ready') {
-    return <><Title>Person</Title>{person.state === 'loading' ? <Loading /> : <Alert>{person.error}</Alert>}</>
-  }
+  if (person.state !== 'ready') return <Pending title="Person" state={person} />
   return <Shown initial={person.data} />
 }
 

@@ -1,7 +1,7 @@
 import { api } from '../api/client'
 import type { components } from '../api/schema'
 import { useLoad } from '../hooks/use-load'
-import { Alert, Loading } from '../components/ui'
+import { Pending } from '../components/ui'
 import { useNames } from './names'
 import { when } from '../lib/dates'
 
@@ -31,8 +31,7 @@ export function RequestRoute({ instance: id, version }: { instance: string; vers
   const loaded = useLoad(() => api('get', '/api/workflows/instances/{id}', { path: { id } }), [id], version)
   const instance = loaded.state === 'ready' ? loaded.data : null
   const name = useNames(instance ? everyone(instance) : [])
-  if (loaded.state === 'loading') return <Loading />
-  if (loaded.state === 'failed') return <Alert>{loaded.error}</Alert>
+  if (loaded.state !== 'ready') return <Pending state={loaded} />
   const data = loaded.data
   const waiting = next(data)
   return (

@@ -6,7 +6,7 @@ import { domainOf, type Domain } from '../lib/domains'
 import { useMe } from '../session/me'
 import { useLoad } from '../hooks/use-load'
 import { messageOf } from '../lib/errors'
-import { Alert, Loading, Title } from '../components/ui'
+import { Alert, Loaded, Pending, Title } from '../components/ui'
 import { RequestForm } from './request-form'
 import { ownRequests, planNamesOf, titleOf } from './own-requests'
 import { bodyOf, forCreator, kindOf, requestKinds, type CreateBody, type RequestEntity, type RequestKind, type UpdateBody } from './request-kinds'
@@ -50,8 +50,7 @@ function Detail({ domain, id, onChanged }: { domain: Domain; id: string; onChang
     api('put', `${domain.base}/{id}` as UpdatePath, { path: { id }, body: bodyOf(kind, values, true) as UpdateBody })
   const submit = () => api('post', `${domain.base}/{id}/submit` as SubmitPath, { path: { id }, body: {} })
 
-  if (loaded.state === 'loading') return <Loading />
-  if (loaded.state === 'failed') return <Alert>{loaded.error}</Alert>
+  if (loaded.state !== 'ready') return <Pending state={loaded} />
   const entity: RequestEntity = loaded.data
   const editable = !kind.submitsOnCreate && (entity.status === 'draft' || entity.status === 'revision_requested')
   const again = entity.status === 'revision_requested'
@@ -143,19 +142,17 @@ export default function Requests() {
   return (
     <>
       <Title>My requests</Title>
-      {listed.state === 'failed' && <Alert>{listed.error}</Alert>}
-      {listed.state === 'loading' && <Loading />}
-      {listed.state === 'ready' && (
+      <Loaded state={listed}>{(data) => (
         <>
-          {listed.data.failures.map((f) => <Alert key={f.domain.key}>{f.domain.label}: {f.error}</Alert>)}
-          {listed.data.rows.length === 0 ? <p>You have no requests.</p> : (
+          {data.failures.map((f) => <Alert key={f.domain.key}>{f.domain.label}: {f.error}</Alert>)}
+          {data.rows.length === 0 ? <p>You have no requests.</p> : (
             <table>
               <caption>Your requests, latest change first</caption>
               <thead><tr><th scope="col">Request</th><th scope="col">Kind</th><th scope="col">Status</th><th scope="col">Last change</th></tr></thead>
               <tbody>
-                {listed.data.rows.map(({ domain, entity }) => (
+                {data.rows.map(({ domain, entity }) => (
                   <tr key={entity._id}>
-                    <th scope="row"><Link to={`/requests?domain=${domain.key}&id=${encodeURIComponent(entity._id)}`}>{titleOf(domain, entity, listed.data!.plans)}</Link></th>
+                    <th scope="row"><Link to={`/requests?domain=${domain.key}&id=${encodeURIComponent(entity._id)}`}>{titleOf(domain, entity, data!.plans)}</Link></th>
                     <td>{domain.label}</td>
                     <td>{entity.status.replace(/_/g, ' ')}</td>
                     <td>{when(entity._updated_at)}</td>
@@ -165,7 +162,7 @@ export default function Requests() {
             </table>
           )}
         </>
-      )}
+      )}</Loaded>
       {open && openId && <Detail key={`${open.key}/${openId}`} domain={open} id={openId} onChanged={() => setVersion((v) => v + 1)} />}
       <NewRequest role={me.role} onCreated={(domain, id) => { setVersion((v) => v + 1); show(domain, id) }} />
     </>
