@@ -48,7 +48,8 @@ async function pages(app: FastifyInstance, { root }: { root: string }) {
     return
   }
   await app.register(helmet, { contentSecurityPolicy, referrerPolicy: { policy: 'no-referrer' }, frameguard: { action: 'deny' } })
-  await app.register(fastifyStatic, { root, serve: false })
+  // The build writes .br and .gz beside each text file (web/compress.ts): sent as the browser accepts.
+  await app.register(fastifyStatic, { root, serve: false, preCompressed: true })
   app.get<{ Params: { '*': string } }>('/assets/*', { config: uncounted, schema: { hide: true } }, (request, reply) =>
     reply.sendFile(`assets/${request.params['*']}`, { immutable: true, maxAge: yearMs, cacheControl: true }))
   app.get('/*', { config: uncounted, schema: { hide: true } }, (_request, reply) =>

@@ -7,7 +7,8 @@ import { promisify } from 'node:util'
 const root = fileURLToPath(new URL('../../', import.meta.url))
 export const webDir = join(root, 'dist/web')
 const lock = join(root, 'dist/.web-build.lock')
-const sources = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/package.json']
+// src/domain: the pure functions the web app shares with the server (web/src imports them).
+const sources = ['web/src', 'src/domain', 'web/index.html', 'web/vite.config.ts', 'web/compress.ts', 'web/package.json']
 /** A lock older than this was left by a build that died; a build takes well under a minute. */
 const staleLockMs = 10 * 60_000
 const waitMs = 10 * 60_000

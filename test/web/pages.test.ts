@@ -1,5 +1,5 @@
 import t from 'tap'
-import { readdir } from 'node:fs/promises'
+import { readFile, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { path, startOne } from '../routes/workflows/support.js'
 import { axeViolations, launchBrowser, newPage } from './browser.js'
@@ -29,6 +29,19 @@ t.test('pages and assets: the headers docs/web.md lists, assets exempt from rate
     t.equal(asset.headers.get('x-ratelimit-limit'), null, 'and not counted')
     await asset.arrayBuffer()
   }
+  // The build's Brotli and gzip copies are sent as the browser accepts them, the same bytes once decoded.
+  const sizes = await Promise.all(assets.filter((name) => name.endsWith('.js')).map(async (name) => [name, (await stat(join(app.config.webDir, 'assets', name))).size] as const))
+  const largest = sizes.sort((a, b) => b[1] - a[1])[0]![0]
+  const raw = await readFile(join(app.config.webDir, 'assets', largest))
+  for (const encoding of ['br', 'gzip']) {
+    const encoded = await fetch(`${base}/assets/${largest}`, { headers: { 'accept-encoding': encoding } })
+    t.equal(encoded.headers.get('content-encoding'), encoding, `${largest} is sent as ${encoding} to a browser that accepts it`)
+    t.match(encoded.headers.get('vary'), /accept-encoding/i, 'and caches know the answer depends on it')
+    t.same(Buffer.from(await encoded.arrayBuffer()), raw, 'decoded, it is the built file')
+  }
+  const identity = await fetch(`${base}/assets/${largest}`, { headers: { 'accept-encoding': 'identity' } })
+  t.equal(identity.headers.get('content-encoding'), null, 'and as it is to one that accepts neither')
+  t.same(Buffer.from(await identity.arrayBuffer()), raw)
   const missing = await fetch(`${base}/assets/nothing-here.js`)
   t.equal(missing.status, 404, 'a missing asset is a 404, not the app')
 
