@@ -4,7 +4,7 @@ import type { components } from '../api/schema'
 import { studentDomains } from './reads'
 import { domainOf, type Domain } from '../lib/domains'
 import type { Me } from '../session/me'
-import { useLoad } from '../hooks/use-load'
+import { useLoad, type LoadState } from '../hooks/use-load'
 import { Loaded, ProgressBar } from '../components/ui'
 import { planNamesOf, titleOf, type Listed, type Row, type RequestEntity } from '../workflows'
 import { NotificationsSection, RequestsSection } from './sections'
@@ -47,8 +47,7 @@ async function requestsOf(personId: string): Promise<Listed & { planNames: Map<s
   return { rows, failures, planNames: reviews.length ? await planNamesOf(reviews) : new Map() }
 }
 
-function ProgressSection({ personId }: { personId: string }) {
-  const loaded = useLoad(() => progressOf(personId), [personId])
+function ProgressSection({ personId, loaded }: { personId: string; loaded: LoadState<Awaited<ReturnType<typeof progressOf>>> }) {
   return (
     <section aria-labelledby="your-progress">
       <h2 id="your-progress">Your progress</h2>
@@ -120,13 +119,19 @@ export function StudentHome({ me }: { me: Me }) {
   const personId = me.personId
   const requests = useLoad(() => (personId ? requestsOf(personId) : Promise.resolve({ rows: [], failures: [], planNames: new Map<string, string>() })), [personId])
   const planNames = requests.state === 'ready' ? requests.data.planNames : new Map<string, string>()
+  const progress = useLoad(() => (personId ? progressOf(personId) : Promise.resolve({ none: '' })), [personId])
+  // What follows the audit is loaded beside it but shown once the audit is in: the audit's height is
+  // known only then, and sections shown below it earlier would jump down the page when it arrives.
+  const held = Boolean(personId) && progress.state === 'loading'
   return (
     <>
-      {personId && <ProgressSection personId={personId} />}
-      {requests.state === 'ready' && <Revisions rows={requests.data.rows} planNames={planNames} />}
-      <RequestsSection loaded={requests} planNames={planNames} />
-      <Studies personId={personId} />
-      <NotificationsSection />
+      {personId && <ProgressSection personId={personId} loaded={progress} />}
+      <div hidden={held}>
+        {requests.state === 'ready' && <Revisions rows={requests.data.rows} planNames={planNames} />}
+        <RequestsSection loaded={requests} planNames={planNames} />
+        <Studies personId={personId} />
+        <NotificationsSection />
+      </div>
     </>
   )
 }
