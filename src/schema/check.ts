@@ -145,7 +145,7 @@ function linearize(raw: ReadonlyMap<string, RawClass>, name: string, trail: stri
 function mergeMetadata(layers: readonly RawMetadata[]): ClassMetadata {
   let merged: ClassMetadata = {
     self_editable: [], identity_fields: [], correctable_key: [], system_fields: [], label: [], searchable: [], sortable: [], default_sort: [], list_fields: [],
-    filters: {}, indexes: [], constraints: {}, related: [],
+    filters: {}, indexes: [], constraints: {}, related: [], defaults: {},
   }
   for (const layer of layers) {
     const constraints = { ...merged.constraints }
@@ -158,6 +158,7 @@ function mergeMetadata(layers: readonly RawMetadata[]): ClassMetadata {
       indexes: [...merged.indexes, ...(layer.indexes ?? [])],
       related: [...merged.related, ...(layer.related ?? [])],
       filters: { ...merged.filters, ...layer.filters },
+      defaults: { ...merged.defaults, ...layer.defaults },
       constraints,
     }
   }
@@ -172,6 +173,16 @@ function resolveTarget(className: string, raw: ReadonlyMap<string, RawClass>, en
   const cls = raw.get(className)
   if (!cls) return undefined
   return cls.subdocument ? { kind: 'subdocument', name: className } : { kind: 'reference', name: className }
+}
+
+function checkDefaults(cls: ClassDef): void {
+  for (const [name, value] of Object.entries(cls.metadata.defaults)) {
+    const prop = cls.properties.find((p) => p.name === name)
+    if (!prop || prop.kind !== 'optional') throw new SchemaError(cls.file, cls.name, `defaults name ${name}, which is not an optional property`)
+    const scalar = prop.target.kind === 'scalar' ? prop.target.scalar : undefined
+    const fits = scalar === 'xsd:boolean' ? typeof value === 'boolean' : scalar === 'xsd:string' ? typeof value === 'string' : scalar === 'xsd:integer' || scalar === 'xsd:decimal' ? typeof value === 'number' : false
+    if (!fits) throw new SchemaError(cls.file, cls.name, `defaults on ${name}: ${JSON.stringify(value)} is not a value of ${scalar ?? prop.target.kind}`)
+  }
 }
 
 function checkConstraints(cls: ClassDef): void {
@@ -342,6 +353,7 @@ export function buildModel(files: readonly RawFile[]): Model {
   }
   for (const cls of classes.values()) {
     checkConstraints(cls)
+    checkDefaults(cls)
     checkFieldLists(cls, classes)
     checkStorage(cls, classes)
   }

@@ -36,6 +36,11 @@ export const RawMetadataSchema = Type.Object({
    * `readOnly` in the create variant so create forms leave them out; the API accepts them as before.
    */
   system_fields: Type.Optional(Names),
+  /**
+   * What an absent optional field means (`"active": true`): served as the property's JSON Schema
+   * `default` so a form shows it; the validators write nothing, an absent field stays absent.
+   */
+  defaults: Type.Optional(Type.Record(Name, Type.Union([Type.Boolean(), Type.Number(), Type.String()]))),
   label: Type.Optional(Names),
   searchable: Type.Optional(Names),
   sortable: Type.Optional(Names),

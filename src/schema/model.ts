@@ -65,6 +65,7 @@ export interface ClassMetadata {
   readonly identity_fields: readonly string[]
   readonly correctable_key: readonly string[]
   readonly system_fields: readonly string[]
+  readonly defaults: Readonly<Record<string, boolean | number | string>>
   readonly label: readonly string[]
   readonly searchable: readonly string[]
   readonly sortable: readonly string[]

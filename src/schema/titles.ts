@@ -29,6 +29,21 @@ export function titleProperties(schema: unknown): void {
 }
 
 /**
+ * Gives each property a class's `@metadata.defaults` names its JSON Schema `default`, in a served schema
+ * (the class's own, or each `oneOf` member titled by its class): what an absent value means, for forms
+ * to show. Only the served copy: the validators write no default. Changes `schema` in place.
+ */
+export function markDefaults(schema: unknown, defaults: (className: string) => Readonly<Record<string, unknown>>): void {
+  if (!isObject(schema)) return
+  if (Array.isArray(schema.oneOf)) for (const member of schema.oneOf) markDefaults(member, defaults)
+  if (typeof schema.title !== 'string' || !isObject(schema.properties)) return
+  for (const [name, value] of Object.entries(defaults(schema.title))) {
+    const property = schema.properties[name]
+    if (isObject(property)) property.default ??= value
+  }
+}
+
+/**
  * Marks `readOnly` the properties a class's `@metadata.system_fields` names, in a served create
  * schema (the class's own, or each `oneOf` member titled by its class), so form generators leave out what
  * the system keeps (docs/schemas.md, "One type's schema"). Only the served copy is marked: the validators

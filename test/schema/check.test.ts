@@ -83,6 +83,16 @@ const cases: Case[] = [
     file: 'things.json', definition: 'Thing', detail: /@metadata system_fields names colour, which is not a property/,
   },
   {
+    fault: 'defaults naming a required property',
+    files: { 'things.json': [thing({ '@metadata': { collection: 'things', path: '/api/things', permissions: { read: 'read_labs', write: 'write_labs' }, defaults: { name: 'x' } } }), thingKind] },
+    file: 'things.json', definition: 'Thing', detail: /defaults name name, which is not an optional property/,
+  },
+  {
+    fault: 'a default of the wrong type',
+    files: { 'things.json': [thing({ '@metadata': { collection: 'things', path: '/api/things', permissions: { read: 'read_labs', write: 'write_labs' }, defaults: { size: 'large' } } }), thingKind] },
+    file: 'things.json', definition: 'Thing', detail: /defaults on size: "large" is not a value of xsd:integer/,
+  },
+  {
     fault: 'property name not snake_case',
     files: { 'things.json': [thing({ shelfLife: { '@type': 'Optional', '@class': 'xsd:integer' } }), thingKind] },
     file: 'things.json', definition: 'Thing', detail: /property name shelfLife must be snake_case/,

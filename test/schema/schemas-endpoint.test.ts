@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { ClassDef } from '../../src/schema/model.js'
-import { markSystemFields, titleProperties } from '../../src/schema/titles.js'
+import { markDefaults, markSystemFields, titleProperties } from '../../src/schema/titles.js'
 import { buildTestApp } from '../helpers/app.js'
 import { formAjv } from './form-ajv.js'
 import type { JsonSchema } from './record-factory.js'
@@ -139,6 +139,8 @@ t.test('/api/schemas', async (t) => {
         titleProperties(expected)
         // And, in the create variant, the fields the class's metadata says the system keeps marked readOnly.
         if (variant === 'create') markSystemFields(expected, (className) => classes.get(className)?.metadata.system_fields ?? [])
+        // And in every variant, what an absent field means as its default.
+        markDefaults(expected, (className) => classes.get(className)?.metadata.defaults ?? {})
         const response = await user({ method: 'GET', url: `/api/schemas/${name}?variant=${variant}` })
         t.equal(response.statusCode, 200, `${name} ${variant}`)
         const body = response.json() as JsonSchema
@@ -150,6 +152,8 @@ t.test('/api/schemas', async (t) => {
     t.equal(compared, 3 * names.length, 'every class and enum, each variant')
     const marked = (await user({ method: 'GET', url: '/api/schemas/Course?variant=create' })).json() as JsonSchema
     t.equal((marked.properties!.source as { readOnly?: unknown }).readOnly, true, 'a field the metadata names as system-kept is marked readOnly')
+    const update = (await user({ method: 'GET', url: '/api/schemas/Course?variant=update' })).json() as JsonSchema
+    t.equal((update.properties!.active as { default?: unknown }).default, true, 'an absent active means active: its default, for the edit form to show')
     const openapi = (await app.inject({ method: 'GET', url: '/documentation/json' })).json()
     const answer = openapi.paths['/api/schemas/{entityType}'].get.responses['200'].content['application/json'].schema
     t.same(answer, { $ref: '#/components/schemas/JsonSchema' }, 'the OpenAPI document types the answer as a JSON Schema')

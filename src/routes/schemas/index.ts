@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from '@sinclair/typebox'
 import { allow } from '../../auth/permissions.js'
 import { SchemaNotFound } from '../../errors.js'
-import { markSystemFields, titleProperties } from '../../schema/titles.js'
+import { markDefaults, markSystemFields, titleProperties } from '../../schema/titles.js'
 import { variants, type Variant } from '../../schema/typebox.js'
 import { freezeDeep } from '../../store/freeze.js'
 import { errorResponses } from '../responses.js'
@@ -87,6 +87,7 @@ export const schemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       titleProperties(copy)
       // A merged abstract class (Person's update variant) is titled by the root, whose metadata its subclasses inherit.
       if (variant === 'create') markSystemFields(copy, (className) => model.classes.get(className)?.metadata.system_fields ?? [])
+      markDefaults(copy, (className) => model.classes.get(className)?.metadata.defaults ?? {})
       served.set(key, freezeDeep(copy))
     }
     return served.get(key)
