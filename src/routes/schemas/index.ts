@@ -64,6 +64,10 @@ type ServedSchema = Static<typeof ServedSchema>
 /** The class schema, for form generators: a list of types and one JSON Schema (draft-07) per type and variant. */
 export const schemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { model } = app.schema
+  // Cache: the served copy of each class's schema per variant (titles, readOnly system fields, metadata
+  // defaults), made on first request. Nothing invalidates it: the class schema is read once at start and
+  // changes only with a restart (a migration runs before the service serves), the same for every
+  // instance. test/schema/schemas-endpoint.test.ts compares every served copy with the derived schema.
   const served = new Map<string, ServedSchema>()
   const etag = `"${app.schema.hash}"`
 
