@@ -1,5 +1,5 @@
 /**
- * Waiting for a restarted service to catch up, for the kill tests (kill.test.ts, outcome-kill.test.ts):
+ * Waiting for a restarted service to catch up, for the kill tests (kill-after-submit.ts, outcome-kill.test.ts):
  * each wait is for an event, with a deadline long enough for the slowest recovery and never asserted.
  */
 import type { Test } from 'tap'

@@ -1,11 +1,12 @@
 /**
- * The outbox under a crash (docs/notifications.md, "Guarantees"): the service is SIGKILLed right after a
- * submission's 2xx, on each job driver, and started again on the same data. The advisor then gets
+ * The outbox under a crash (docs/notifications.md, "Delivery guarantees and FERPA"): the service is
+ * SIGKILLed right after a submission's 2xx and started again on the same data. The advisor then gets
  * exactly one email and one in-app notification, however far the relay had got before the kill; the
- * sweep, run every second for the check, sends nothing twice.
+ * sweep, run every second for the check, sends nothing twice. One file per job driver
+ * (kill-embedded.test.ts, kill-bullmq.test.ts), so tap's two jobs can run them side by side.
  */
 import { randomUUID } from 'node:crypto'
-import t from 'tap'
+import type { Test } from 'tap'
 import { Redis } from 'ioredis'
 import { freePort, mintToken, startServer } from '../process/server-process.js'
 import { tempDir } from '../helpers/temp-dir.js'
@@ -25,7 +26,7 @@ async function removeKeys(prefix: string): Promise<void> {
   await redis.quit()
 }
 
-for (const driver of ['embedded', 'bullmq'] as const) {
+export function killAfterSubmit(t: Test, driver: 'embedded' | 'bullmq'): void {
   t.test(`${driver}: killed right after a submit's 2xx, the advisor is told once by email and once in the app`, async (t) => {
     const smtp = await smtpServer(t)
     const prefix = `adks-test:${randomUUID()}:`

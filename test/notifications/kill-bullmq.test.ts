@@ -1,0 +1,4 @@
+import t from 'tap'
+import { killAfterSubmit } from './kill-after-submit.js'
+
+killAfterSubmit(t, 'bullmq')
