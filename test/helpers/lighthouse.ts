@@ -29,7 +29,17 @@ export interface Audited {
   /** Each category's score, 0 to 1; null when Lighthouse could not score it. */
   readonly scores: Readonly<Record<Category, number | null>>
   readonly lhr: Result
+  /** The runs Lighthouse threw away for a trace it could not read (see `badTrace`), each by its code. */
+  readonly retried: readonly string[]
 }
+
+/**
+ * The codes Lighthouse gives a trace it recorded badly ("Something went wrong with recording the trace
+ * over your page load. Please run Lighthouse again."): Chromium's trace, not the page, failed, so the
+ * audit is run again, twice at most. Any other runtime error, a missing paint among them, fails the test.
+ */
+const badTrace = new Set(['NO_TRACING_STARTED', 'NO_RESOURCE_REQUEST', 'NO_NAVSTART', 'NO_DCL'])
+const auditRuns = 3
 
 export type Session = readonly (readonly [string, string])[]
 
@@ -67,18 +77,26 @@ export async function launchLighthouse(): Promise<Lighthouse> {
   const connected = browser
   return {
     async audit(url, origin, session) {
-      const page = await connected.newPage()
-      try {
-        // Sent over the debugging protocol, it runs before the page's scripts and under no CSP of the page's.
-        await page.evaluateOnNewDocument(`if (location.origin === ${JSON.stringify(origin)}) for (const [k, v] of ${JSON.stringify(session)}) sessionStorage.setItem(k, v)`)
-        const result = await lighthouse(url, flags, undefined, page)
-        if (!result) throw new Error(`Lighthouse returned no result for ${url}`)
-        const { lhr } = result
-        if (lhr.runtimeError) throw new Error(`Lighthouse could not audit ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`)
-        const scores = Object.fromEntries(categories.map((c) => [c, lhr.categories[c]?.score ?? null])) as Record<Category, number | null>
-        return { url, scores, lhr }
-      } finally {
-        await page.close()
+      const retried: string[] = []
+      for (;;) {
+        const page = await connected.newPage()
+        try {
+          // Sent over the debugging protocol, it runs before the page's scripts and under no CSP of the page's.
+          await page.evaluateOnNewDocument(`if (location.origin === ${JSON.stringify(origin)}) for (const [k, v] of ${JSON.stringify(session)}) sessionStorage.setItem(k, v)`)
+          const result = await lighthouse(url, flags, undefined, page)
+          if (!result) throw new Error(`Lighthouse returned no result for ${url}`)
+          const { lhr } = result
+          const failed = lhr.runtimeError
+          if (failed && badTrace.has(failed.code) && retried.length + 1 < auditRuns) {
+            retried.push(failed.code)
+            continue
+          }
+          if (failed) throw new Error(`Lighthouse could not audit ${url}: ${failed.code} ${failed.message}${retried.length ? ` (after ${retried.join(', ')})` : ''}`)
+          const scores = Object.fromEntries(categories.map((c) => [c, lhr.categories[c]?.score ?? null])) as Record<Category, number | null>
+          return { url, scores, lhr, retried }
+        } finally {
+          await page.close()
+        }
       }
     },
     async signIn(link) {
