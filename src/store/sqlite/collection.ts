@@ -5,10 +5,11 @@ import {
   type Collection, type Doc, type Filter, type FindOptions, type Frozen, type IndexSpec, type Update,
 } from '../port.js'
 import type { DocumentsCache } from './documents-cache.js'
+import { CollectionIndexes } from './indexes.js'
 import { QueryAnswers } from './query-answers.js'
 import { KeysTable } from './keys-table.js'
 import { always, compile, copyOf } from './match.js'
-import { fieldExpression, quoteName } from './sql.js'
+import { quoteName } from './sql.js'
 import { orderBy, translateFilter, type FieldKinds } from './translate.js'
 import type { Turns } from './turns.js'
 import { applyUpdate } from './update.js'
@@ -30,8 +31,8 @@ type Page = Omit<FindOptions, 'omit'>
 const unavailable = /^SQLITE_(IOERR|FULL|CANTOPEN|BUSY|LOCKED|NOMEM|READONLY|CORRUPT|NOTADB)/
 
 /**
- * One collection of the embedded store: a table of `(_id, doc)` rows, `doc` the document's JSON; every
- * index of the port is an expression index on `json_extract(doc, path)`; and a keys table holding, for
+ * One collection of the embedded store: a table of `(_id, doc)` rows, `doc` the document's JSON; its
+ * indexes (indexes.ts), expression indexes on `json_extract(doc, path)`; and a keys table holding, for
  * each indexed field some document keeps an array or object in, one row per scalar it holds there
  * (SQLite has no multi-valued index, and MongoDB's "any element matches" needs one).
  *
@@ -43,12 +44,7 @@ const unavailable = /^SQLITE_(IOERR|FULL|CANTOPEN|BUSY|LOCKED|NOMEM|READONLY|COR
 export class SqliteCollection<T extends Doc> implements Collection<T> {
   private readonly table: string
   private readonly keys: KeysTable
-  /** The indexes kept, `_id`'s first, as `indexes()` reports them. */
-  readonly indexes: IndexSpec[] = [{ fields: ['_id'], unique: true }]
-  /** Unique indexes by SQLite name, to say which fields a constraint failure was about. */
-  private readonly uniqueByName = new Map<string, readonly string[]>()
-  /** Fields that lead an index: a condition on one is answered by SQL, on any other by the predicate. */
-  private readonly led = new Set<string>(['_id'])
+  private readonly indexBook: CollectionIndexes
   private readonly kinds: FieldKinds
   private readonly answers = new QueryAnswers()
 
@@ -57,44 +53,18 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     const { db } = host
     db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (_id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`)
     this.keys = new KeysTable(name, this.table, db, (sql) => this.statement(sql))
-    const specs = db.prepare<[string], string>('SELECT spec FROM adks_indexes WHERE collection = ? ORDER BY rowid').pluck().all(name)
-    for (const spec of specs) this.remember(JSON.parse(spec) as IndexSpec)
-    this.kinds = { indexed: (field) => this.led.has(field), multikey: (field) => this.keys.has(field), keys: this.keys.name }
+    this.indexBook = new CollectionIndexes(name, this.table, db, this.keys)
+    const { led } = this.indexBook
+    this.kinds = { indexed: (field) => led.has(field), multikey: (field) => this.keys.has(field), keys: this.keys.name }
   }
 
-  private indexName(index: IndexSpec): string {
-    const fields = index.fields.map((field) => (index.descending?.includes(field) ? `-${field}` : field))
-    return `${index.unique ? 'unique' : 'index'}:${this.name}:${fields.join(',')}`
+  /** The indexes kept, `_id`'s first, as `indexes()` reports them. */
+  get indexes(): readonly IndexSpec[] {
+    return this.indexBook.specs
   }
 
-  private remember(index: IndexSpec): void {
-    if (!this.indexes.some((kept) => this.indexName(kept) === this.indexName(index))) this.indexes.push(index)
-    if (index.unique) this.uniqueByName.set(this.indexName(index), index.fields)
-    this.led.add(index.fields[0]!)
-  }
-
-  /**
-   * Creates the index unless it exists. A field that leads an index for the first time is looked at in
-   * every stored document once, to learn whether some document holds an array or object there.
-   */
   ensureIndex(index: IndexSpec): void {
-    const name = this.indexName(index)
-    const { db } = this.host
-    const known = db.prepare('SELECT 1 FROM adks_indexes WHERE collection = ? AND name = ?').get(this.name, name)
-    if (known) return
-    const columns = index.fields.map((field) => `${fieldExpression(field)}${index.descending?.includes(field) ? ' DESC' : ''}`)
-    const lead = index.fields[0]!
-    db.transaction(() => {
-      // A sparse index leaves out the documents without its leading field, as MongoDB's does: every write
-      // of one of those skips it (the trash and a run's writes among the revisions). SQLite uses such a
-      // partial index for any comparison on that field, which implies the field is there.
-      const partial = index.sparse ? ` WHERE ${fieldExpression(lead)} IS NOT NULL` : ''
-      db.exec(`CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${quoteName(name)} ON ${this.table} (${columns.join(', ')})${partial}`)
-      db.prepare('INSERT INTO adks_indexes (collection, name, spec) VALUES (?, ?, ?)').run(this.name, name, JSON.stringify(index))
-      const wasLed = this.led.has(lead)
-      this.remember(index)
-      if (!wasLed && lead !== '_id') this.keys.adoptIfHeld(lead)
-    })()
+    this.indexBook.ensure(index)
   }
 
   private statement(sql: string): Statement {
@@ -241,7 +211,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return new DuplicateKeyError(this.name, ['_id'])
     if (code === 'SQLITE_CONSTRAINT_UNIQUE') {
       const index = /index '([^']+)'/.exec((error as Error).message)?.[1]
-      return new DuplicateKeyError(this.name, (index && this.uniqueByName.get(index)) || [])
+      return new DuplicateKeyError(this.name, (index && this.indexBook.uniqueFields(index)) || [])
     }
     if (unavailable.test(code)) return new StoreUnavailableError(error)
     return error
@@ -267,18 +237,13 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
    */
   empty(): void {
     const { db } = this.host
-    const names = db.prepare<[string], string>('SELECT name FROM adks_indexes WHERE collection = ?').pluck().all(this.name)
     db.transaction(() => {
-      for (const name of names) db.exec(`DROP INDEX IF EXISTS ${quoteName(name)}`)
-      db.prepare('DELETE FROM adks_indexes WHERE collection = ?').run(this.name)
+      this.indexBook.dropAll()
       db.prepare('DELETE FROM adks_multikey WHERE collection = ?').run(this.name)
       db.exec(`DELETE FROM ${this.keys.name}`)
       db.exec(`DELETE FROM ${this.table}`)
     })()
-    this.indexes.length = 1
-    this.uniqueByName.clear()
-    this.led.clear()
-    this.led.add('_id')
+    this.indexBook.forget()
     this.keys.reload()
     this.host.cache.clear()
     this.wrote(false)
@@ -312,7 +277,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   private insertRow(doc: Doc): void {
-    this.keys.noteShapes(doc, this.led)
+    this.keys.noteShapes(doc, this.indexBook.led)
     try {
       this.statement(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`).run(doc._id, JSON.stringify(doc))
     } catch (error) {
@@ -329,7 +294,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     const [current] = this.copiesByIds([id])
     if (!current) return null
     const next = applyUpdate(current, update)
-    this.keys.noteShapes(next, this.led)
+    this.keys.noteShapes(next, this.indexBook.led)
     const text = JSON.stringify(next)
     this.statement(`UPDATE ${this.table} SET doc = ? WHERE _id = ?`).run(text, id)
     this.keys.write(next, true)
