@@ -29,32 +29,39 @@ export function titleProperties(schema: unknown): void {
 }
 
 /**
- * Gives each property a class's `@metadata.defaults` names its JSON Schema `default`, in a served schema
- * (the class's own, or each `oneOf` member titled by its class): what an absent value means, for forms
- * to show. Only the served copy: the validators write no default. Changes `schema` in place.
+ * Calls `visit` with each class's properties in a served schema: the class's own, or each `oneOf` member
+ * titled by its class.
  */
-export function markDefaults(schema: unknown, defaults: (className: string) => Readonly<Record<string, unknown>>): void {
+function eachClass(schema: unknown, visit: (className: string, properties: Json) => void): void {
   if (!isObject(schema)) return
-  if (Array.isArray(schema.oneOf)) for (const member of schema.oneOf) markDefaults(member, defaults)
-  if (typeof schema.title !== 'string' || !isObject(schema.properties)) return
-  for (const [name, value] of Object.entries(defaults(schema.title))) {
-    const property = schema.properties[name]
-    if (isObject(property)) property.default ??= value
-  }
+  if (Array.isArray(schema.oneOf)) for (const member of schema.oneOf) eachClass(member, visit)
+  if (typeof schema.title === 'string' && isObject(schema.properties)) visit(schema.title, schema.properties)
 }
 
 /**
- * Marks `readOnly` the properties a class's `@metadata.system_fields` names, in a served create
- * schema (the class's own, or each `oneOf` member titled by its class), so form generators leave out what
- * the system keeps (docs/schemas.md, "One type's schema"). Only the served copy is marked: the validators
- * accept those fields as before. Changes `schema` in place.
+ * Gives each property a class's `@metadata.defaults` names its JSON Schema `default`, in a served schema:
+ * what an absent value means, for forms to show. Only the served copy: the validators write no default.
+ * Changes `schema` in place.
+ */
+export function markDefaults(schema: unknown, defaults: (className: string) => Readonly<Record<string, unknown>>): void {
+  eachClass(schema, (className, properties) => {
+    for (const [name, value] of Object.entries(defaults(className))) {
+      const property = properties[name]
+      if (isObject(property)) property.default ??= value
+    }
+  })
+}
+
+/**
+ * Marks `readOnly` the properties a class's `@metadata.system_fields` names, in a served create schema,
+ * so form generators leave out what the system keeps (docs/schemas.md, "One type's schema"). Only the
+ * served copy is marked: the validators accept those fields as before. Changes `schema` in place.
  */
 export function markSystemFields(schema: unknown, systemFields: (className: string) => readonly string[]): void {
-  if (!isObject(schema)) return
-  if (Array.isArray(schema.oneOf)) for (const member of schema.oneOf) markSystemFields(member, systemFields)
-  if (typeof schema.title !== 'string' || !isObject(schema.properties)) return
-  for (const name of systemFields(schema.title)) {
-    const property = schema.properties[name]
-    if (isObject(property)) property.readOnly = true
-  }
+  eachClass(schema, (className, properties) => {
+    for (const name of systemFields(className)) {
+      const property = properties[name]
+      if (isObject(property)) property.readOnly = true
+    }
+  })
 }
