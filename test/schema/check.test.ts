@@ -93,6 +93,16 @@ const cases: Case[] = [
     file: 'things.json', definition: 'Thing', detail: /defaults on size: "large" is not a value of xsd:integer/,
   },
   {
+    fault: 'a default outside its enum',
+    files: { 'things.json': [thing({ '@metadata': { collection: 'things', path: '/api/things', permissions: { read: 'read_labs', write: 'write_labs' }, defaults: { kind: 'huge' } } }), thingKind] },
+    file: 'things.json', definition: 'Thing', detail: /defaults on kind: "huge" is not a value of ThingKind/,
+  },
+  {
+    fault: 'a default its constraints refuse',
+    files: { 'things.json': [thing({ '@metadata': { collection: 'things', path: '/api/things', permissions: { read: 'read_labs', write: 'write_labs' }, constraints: { size: { minimum: 1 } }, defaults: { size: 0 } } }), thingKind] },
+    file: 'things.json', definition: 'Thing', detail: /defaults on size: 0 is not a value of xsd:integer/,
+  },
+  {
     fault: 'property name not snake_case',
     files: { 'things.json': [thing({ shelfLife: { '@type': 'Optional', '@class': 'xsd:integer' } }), thingKind] },
     file: 'things.json', definition: 'Thing', detail: /property name shelfLife must be snake_case/,
