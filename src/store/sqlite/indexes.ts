@@ -8,6 +8,12 @@ import { fieldExpression, quoteName } from './sql.js'
  * `json_extract(doc, path)`, recorded in `adks_indexes` so that the next process knows them, and in
  * memory the fields that lead one (a condition on such a field is answered by SQL, on any other by the
  * predicate) and the fields of each unique index (to say what a constraint failure was about).
+ *
+ * Remembered: `specs`, `led` and the unique fields, read from `adks_indexes` when the collection is
+ * opened. They change only through this object, `ensure` adding and `dropAll` with `forget` clearing,
+ * and no other process writes the file (lock.ts), so nothing else can make them stale.
+ * test/store/contract.ts ("collection names, drop, and a snapshot of every collection") shows a drop
+ * clearing them.
  */
 export class CollectionIndexes {
   /** The indexes kept, `_id`'s first, as the port's `indexes()` reports them. */
